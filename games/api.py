@@ -1,0 +1,120 @@
+"""The JSON HTTP API (PROTOCOL.md section 3): parse, call one service or selector, answer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from games import selectors, services
+from games.errors import ServiceError
+from games.validation import game_spec
+
+MAX_BODY_BYTES = 16 * 1024
+
+STATUS_OF_CODE = {
+    "bad_json": 400,
+    "invalid": 400,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "not_finished": 409,
+    "too_large": 413,
+    "rate_limited": 429,
+}
+
+
+def error_response(error: ServiceError, headers: dict[str, str] | None = None) -> JsonResponse:
+    body = {"error": {"code": error.code, "message": error.message, "field": error.field}}
+    return JsonResponse(body, status=STATUS_OF_CODE.get(error.code, 400), headers=headers)
+
+
+def api_view(*methods: str) -> Callable:
+    """Allow these methods only, skip CSRF (bots), and turn ServiceError into the JSON error."""
+
+    def decorate(view: Callable) -> Callable:
+        @csrf_exempt
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+            if request.method not in methods:
+                return error_response(
+                    ServiceError("method_not_allowed", f"use {' or '.join(methods)}"),
+                    headers={"Allow": ", ".join(methods)},
+                )
+            try:
+                return view(request, *args, **kwargs)
+            except ServiceError as exc:
+                headers = None
+                if exc.code == "rate_limited":
+                    headers = {"Retry-After": "60"}
+                return error_response(exc, headers)
+
+        return wrapper
+
+    return decorate
+
+
+def json_body(request: HttpRequest) -> dict[str, Any]:
+    """The request body as a JSON object, whatever the Content-Type."""
+    length = request.headers.get("Content-Length")
+    if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
+        raise ServiceError("too_large", f"bodies are limited to {MAX_BODY_BYTES} bytes")
+    raw = request.read(MAX_BODY_BYTES + 1)
+    if len(raw) > MAX_BODY_BYTES:
+        raise ServiceError("too_large", f"bodies are limited to {MAX_BODY_BYTES} bytes")
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ServiceError("bad_json", "the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise ServiceError("bad_json", "the body must be a JSON object")
+    return body
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(name)
+
+
+def check_create_rate(request: HttpRequest) -> None:
+    """At most CREATE_RATE_PER_MIN creations per client address per minute."""
+    limit = settings.MINERACE["CREATE_RATE_PER_MIN"]
+    key = f"create-rate:{request.META.get('REMOTE_ADDR', '?')}"
+    cache.add(key, 0, timeout=60)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=60)
+        count = 1
+    if count > limit:
+        raise ServiceError("rate_limited", "too many games created; wait a minute")
+
+
+@api_view("GET", "POST")
+def games(request: HttpRequest) -> JsonResponse:
+    if request.method == "POST":
+        spec = game_spec(json_body(request))
+        check_create_rate(request)
+        game = services.game_create(spec=spec)
+        return JsonResponse(selectors.game_state(game.id), status=201)
+    status = request.GET.get("status")
+    if status != "lobby":
+        raise ServiceError("invalid", "status must be 'lobby'", "status")
+    return JsonResponse({"games": selectors.lobby_games()})
+
+
+@api_view("GET")
+def game_detail(request: HttpRequest, game_id: str) -> JsonResponse:
+    return JsonResponse(selectors.game_state(game_id))
+
+
+@api_view("GET")
+def game_moves(request: HttpRequest, game_id: str) -> JsonResponse:
+    return JsonResponse({"moves": selectors.game_moves(game_id)})
+
+
+@api_view("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+def not_routed(request: HttpRequest, rest: str = "") -> JsonResponse:
+    raise ServiceError("not_found", "no such API path")

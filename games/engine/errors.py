@@ -1,0 +1,13 @@
+"""Engine errors: specific ValueErrors, turned into protocol codes at the edge."""
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises."""
+
+
+class InvalidBoard(EngineError):
+    """The size, mine count or safe cell cannot make a board."""
+
+
+class IllegalMove(EngineError):
+    """A move that cannot be applied: off the board, or the sweep is over."""

@@ -1,0 +1,30 @@
+"""Race ranking (PROTOCOL.md section 2): winners by time, then the rest by progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What ranking needs to know of one player at the end of a game."""
+
+    player_id: str
+    won: bool
+    time_ms: int | None
+    revealed: int
+    last_move_ms: int | None  # when the player's last move was made; None: no move at all
+    join_order: int
+
+
+def rank(standings: list[Standing]) -> list[tuple[int, Standing]]:
+    """Standings in ranking order with their 1-based rank (every position gets its own rank)."""
+
+    def key(s: Standing) -> tuple:
+        if s.won:
+            return (0, s.time_ms if s.time_ms is not None else 0, 0, 0, s.join_order)
+        no_move = s.last_move_ms is None
+        return (1, -s.revealed, int(no_move), s.last_move_ms or 0, s.join_order)
+
+    ordered = sorted(standings, key=key)
+    return [(position, standing) for position, standing in enumerate(ordered, start=1)]

@@ -1,0 +1,125 @@
+"""Persistence only: games, players, the append-only move log. Rules live in the engine,
+use cases in services.py."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+
+
+def new_public_id() -> str:
+    """An opaque id of 12 URL-safe characters (72 random bits)."""
+    return secrets.token_urlsafe(9)
+
+
+class GameMode(models.TextChoices):
+    SOLO = "solo"
+    RACE = "race"
+
+
+class GameStatus(models.TextChoices):
+    LOBBY = "lobby"
+    COUNTDOWN = "countdown"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class PlayerStatus(models.TextChoices):
+    JOINED = "joined"
+    READY = "ready"
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    DNF = "dnf"
+
+
+FINAL_PLAYER_STATUSES = (PlayerStatus.WON, PlayerStatus.LOST, PlayerStatus.DNF)
+
+
+class Game(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_public_id, editable=False)
+    mode = models.CharField(max_length=8, choices=GameMode.choices, default=GameMode.SOLO)
+    preset = models.CharField(max_length=16, blank=True, default="")
+    width = models.PositiveSmallIntegerField()
+    height = models.PositiveSmallIntegerField()
+    mines = models.PositiveIntegerField()
+    max_players = models.PositiveSmallIntegerField(default=1)
+    ranked = models.BooleanField(default=False)
+    # The secret: never serialised before the game is finished.
+    seed = models.CharField(max_length=256)
+    seed_commitment = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=16, choices=GameStatus.choices, default=GameStatus.LOBBY, db_index=True
+    )
+    # The cell the board was generated safe around (solo: first reveal; race: start cell).
+    safe_x = models.PositiveSmallIntegerField(null=True, blank=True)
+    safe_y = models.PositiveSmallIntegerField(null=True, blank=True)
+    bbbv = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    starts_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["mode", "status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.mode} {self.id} ({self.width}x{self.height}/{self.mines}, {self.status})"
+
+    @property
+    def safe_cell(self) -> tuple[int, int] | None:
+        if self.safe_x is None or self.safe_y is None:
+            return None
+        return (self.safe_x, self.safe_y)
+
+
+class Player(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_public_id, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=64)
+    name_key = models.CharField(max_length=256)  # name.casefold(): unique within a game
+    token_hash = models.CharField(max_length=64, unique=True)  # SHA-256 of the resume token
+    status = models.CharField(
+        max_length=16, choices=PlayerStatus.choices, default=PlayerStatus.JOINED
+    )
+    snapshot = models.BinaryField(default=b"")  # engine.codec v1 of the sweep's cell states
+    moves_count = models.PositiveIntegerField(default=0)  # seq of the last move
+    revealed = models.PositiveIntegerField(default=0)
+    flags = models.PositiveIntegerField(default=0)
+    clicks = models.PositiveIntegerField(default=0)
+    time_ms = models.PositiveIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "name_key"], name="unique_player_name_in_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.game_id} ({self.status})"
+
+
+class Move(models.Model):
+    """One accepted move, in the order the server accepted it; never updated or deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    action = models.CharField(max_length=8)
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+    t_ms = models.PositiveIntegerField()  # since the player's clock start, 0 before it
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "seq"], name="unique_move_seq_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}#{self.seq} {self.action} ({self.x}, {self.y})"

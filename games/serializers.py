@@ -1,0 +1,138 @@
+"""The public view of games and players, built from explicit fields only.
+
+Hidden information (seed, mines, other players' cells) appears here only once the game is
+finished: everything else a client sees passes through these functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import Board, generate_board
+from games.engine.codec import decode
+from games.engine.ranking import Standing, rank
+from games.engine.statistics import bbbv_per_s, efficiency
+from games.engine.sweep import Cell, Sweep
+from games.models import Game, GameStatus, Player, PlayerStatus
+from games.timefmt import iso
+
+
+def board_of(game: Game) -> Board | None:
+    """The game's board once its safe cell is fixed (cached by the engine)."""
+    if game.safe_cell is None:
+        return None
+    return generate_board(game.width, game.height, game.mines, game.seed, game.safe_cell)
+
+
+def sweep_of(game: Game, player: Player, board: Board | None = None) -> Sweep:
+    """Rebuild a player's sweep from its stored snapshot."""
+    board = board if board is not None else board_of(game)
+    state = decode(bytes(player.snapshot), game.width, game.height) if player.snapshot else None
+    return Sweep(game.width, game.height, game.mines, board, state, clicks=player.clicks)
+
+
+def progress(player: Player, game: Game) -> dict[str, int]:
+    return {
+        "revealed": player.revealed,
+        "safe_cells": game.width * game.height - game.mines,
+        "flags": player.flags,
+        "clicks": player.clicks,
+    }
+
+
+def player_public(player: Player, game: Game) -> dict[str, Any]:
+    return {
+        "id": player.id,
+        "name": player.name,
+        "status": player.status,
+        "revealed": player.revealed,
+        "safe_cells": game.width * game.height - game.mines,
+        "flags": player.flags,
+        "clicks": player.clicks,
+        "time_ms": player.time_ms,
+    }
+
+
+def results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
+    """The final ranking with each player's statistics (game_over and finished state)."""
+    started = game.started_at
+    standings = [
+        Standing(
+            player_id=p.id,
+            won=p.status == PlayerStatus.WON,
+            time_ms=p.time_ms,
+            revealed=p.revealed,
+            last_move_ms=(
+                None
+                if p.last_move_at is None
+                else int((p.last_move_at - (started or p.last_move_at)).total_seconds() * 1000)
+            ),
+            join_order=order,
+        )
+        for order, p in enumerate(players)
+    ]
+    by_id = {p.id: p for p in players}
+    bbbv = game.bbbv
+    rows = []
+    for position, standing in rank(standings):
+        p = by_id[standing.player_id]
+        won = standing.won
+        rows.append(
+            {
+                "rank": position,
+                "player": p.id,
+                "name": p.name,
+                "status": p.status,
+                "time_ms": p.time_ms if won else None,
+                "bbbv": bbbv,
+                "bbbv_per_s": bbbv_per_s(bbbv, p.time_ms) if won and bbbv is not None else None,
+                "clicks": p.clicks,
+                "efficiency": efficiency(bbbv, p.clicks) if won and bbbv is not None else None,
+            }
+        )
+    return rows
+
+
+def reveal_secrets(game: Game) -> dict[str, Any]:
+    """What a finished game discloses: seed, safe cell and every mine."""
+    board = board_of(game)
+    return {
+        "seed": game.seed,
+        "safe_cell": list(game.safe_cell) if game.safe_cell else None,
+        "mine_cells": board.mine_cells() if board else [],
+    }
+
+
+def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
+    """`GET /api/games/<id>/`: the public state of a game."""
+    state: dict[str, Any] = {
+        "id": game.id,
+        "mode": game.mode,
+        "preset": game.preset or None,
+        "width": game.width,
+        "height": game.height,
+        "mines": game.mines,
+        "max_players": game.max_players,
+        "ranked": game.ranked,
+        "status": game.status,
+        "seed_commitment": game.seed_commitment,
+        "page": f"/games/{game.id}/",
+        "ws": f"/ws/games/{game.id}/",
+        "created_at": iso(game.created_at),
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+        "start": list(game.safe_cell) if game.safe_cell else None,
+        "players": [player_public(p, game) for p in players],
+    }
+    if game.status == GameStatus.FINISHED:
+        state.update(reveal_secrets(game))
+        state["results"] = results(game, players)
+    return state
+
+
+def known_cells(game: Game, player: Player, board: Board | None = None) -> list[Cell]:
+    return sweep_of(game, player, board).known_cells()
+
+
+def cells_wire(cells: list[Cell]) -> list[list[Any]]:
+    return [[x, y, v] for x, y, v in cells]

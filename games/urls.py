@@ -1,0 +1,14 @@
+"""The JSON API under /api/; anything unrouted there is a JSON 404, never HTML."""
+
+from django.urls import re_path
+
+from games import api
+
+GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
+
+urlpatterns = [
+    re_path(r"^games/$", api.games),
+    re_path(rf"^games/{GAME_ID}/$", api.game_detail),
+    re_path(rf"^games/{GAME_ID}/moves/$", api.game_moves),
+    re_path(r"^(?P<rest>.*)$", api.not_routed),
+]

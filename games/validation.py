@@ -1,0 +1,109 @@
+"""Edge validation of client input (HTTP bodies and WebSocket frames), one rule per field.
+
+Each function returns the clean value or raises ServiceError("invalid" or a frame code, ...,
+field), so the API and the consumer reject bad input the same way before any state changes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from games.errors import ServiceError
+from games.models import GameMode
+
+PRESETS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (30, 16, 99),
+}
+MIN_SIDE, MAX_SIDE = 5, 100
+SAFE_ZONE_MAX = 9
+RACE_PLAYERS_MIN, RACE_PLAYERS_MAX, RACE_PLAYERS_DEFAULT = 2, 16, 8
+SEED_MAX_CHARS = 64
+NAME_MAX_CHARS = 24
+
+
+def is_integer(value: Any) -> bool:
+    """A JSON integer literal: int but not bool (json gives floats for 3.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    mode: str
+    preset: str | None
+    width: int
+    height: int
+    mines: int
+    max_players: int
+    seed: str | None
+
+
+def _int_field(body: dict, field: str, low: int, high: int) -> int:
+    value = body.get(field)
+    if not is_integer(value):
+        raise ServiceError("invalid", f"{field} must be an integer", field)
+    if not low <= value <= high:
+        raise ServiceError("invalid", f"{field} must be between {low} and {high}", field)
+    return value
+
+
+def game_spec(body: dict) -> GameSpec:
+    """Validate a `POST /api/games/` body."""
+    mode = body.get("mode")
+    if mode is None:
+        mode = GameMode.SOLO
+    if mode not in GameMode.values:
+        raise ServiceError("invalid", "mode must be 'solo' or 'race'", "mode")
+
+    preset = body.get("preset")
+    sized = any(body.get(key) is not None for key in ("width", "height", "mines"))
+    if preset is not None and sized:
+        raise ServiceError("invalid", "give either a preset or a size, not both", "preset")
+    if preset is not None:
+        if preset not in PRESETS:
+            raise ServiceError("invalid", f"preset must be one of {', '.join(PRESETS)}", "preset")
+        width, height, mines = PRESETS[preset]
+    elif sized:
+        width = _int_field(body, "width", MIN_SIDE, MAX_SIDE)
+        height = _int_field(body, "height", MIN_SIDE, MAX_SIDE)
+        mines = _int_field(body, "mines", 1, width * height - SAFE_ZONE_MAX)
+    else:
+        raise ServiceError("invalid", "give a preset or width, height and mines", "preset")
+
+    max_players = 1
+    if mode == GameMode.RACE:
+        if body.get("max_players") is None:
+            max_players = RACE_PLAYERS_DEFAULT
+        else:
+            max_players = _int_field(body, "max_players", RACE_PLAYERS_MIN, RACE_PLAYERS_MAX)
+
+    seed = body.get("seed")
+    if seed is not None:
+        seed = seed_value(seed)
+    return GameSpec(mode, preset, width, height, mines, max_players, seed)
+
+
+def seed_value(seed: Any) -> str:
+    """1..64 code points, no control characters (category Cc)."""
+    if not isinstance(seed, str):
+        raise ServiceError("invalid", "seed must be a string", "seed")
+    if not 1 <= len(seed) <= SEED_MAX_CHARS:
+        raise ServiceError("invalid", f"seed must be 1 to {SEED_MAX_CHARS} characters", "seed")
+    if any(unicodedata.category(ch) == "Cc" for ch in seed):
+        raise ServiceError("invalid", "seed must not contain control characters", "seed")
+    return seed
+
+
+def player_name(name: Any) -> str:
+    """1..24 printable characters after strip()."""
+    if not isinstance(name, str):
+        raise ServiceError("bad_name", "name must be a string")
+    name = name.strip()
+    if not 1 <= len(name) <= NAME_MAX_CHARS:
+        raise ServiceError("bad_name", f"name must be 1 to {NAME_MAX_CHARS} characters")
+    if not name.isprintable():
+        raise ServiceError("bad_name", "name must be printable characters only")
+    return name

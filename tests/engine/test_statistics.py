@@ -1,0 +1,51 @@
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import Board, bbbv, bbbv_per_s, efficiency
+from games.engine.board import MINE
+from tests.boards import board
+from tests.engine.test_sweep import reference_reveal
+
+
+def test_bbbv_of_drawn_boards():
+    assert bbbv(board("....\n....\n....")) == 1  # one opening
+    assert bbbv(board("*.*\n.*.\n*.*")) == 4  # four isolated numbers
+    assert bbbv(board("*...\n....\n...*")) == 2  # two openings take every number
+    assert bbbv(board("*.*.*\n.....\n*.*.*")) == 9  # no zero at all: every safe cell
+
+
+def test_rates():
+    assert bbbv_per_s(21, 10_500) == 2.0
+    assert bbbv_per_s(21, 0) is None
+    assert efficiency(21, 42) == 0.5
+    assert efficiency(21, 0) is None
+
+
+def perfect_clicks(b: Board) -> int:
+    """The fewest reveals that open every safe cell, by trying every set of cells (small only)."""
+    safe = [i for i in range(b.size) if b.numbers[i] != MINE]
+    if not safe:
+        return 0
+    opens = {i: frozenset(reference_reveal(b, i, set())) for i in safe}
+    target = frozenset(safe)
+    for k in range(1, len(safe) + 1):
+        for picks in combinations(safe, k):
+            if frozenset().union(*(opens[p] for p in picks)) == target:
+                return k
+    raise AssertionError("unreachable")
+
+
+@st.composite
+def small_boards(draw):
+    width = draw(st.integers(1, 4))
+    height = draw(st.integers(1, 4))
+    mines = draw(st.sets(st.integers(0, width * height - 1), max_size=width * height))
+    return Board(width, height, mines)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_boards())
+def test_bbbv_equals_the_clicks_a_perfect_player_needs(b):
+    assert bbbv(b) == perfect_clicks(b)
