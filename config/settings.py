@@ -171,6 +171,8 @@ MINERACE = {
     # A race still running after this long ends; unfinished players become dnf.
     "RACE_TIME_LIMIT_S": env_int("MINERACE_RACE_TIME_LIMIT_S", 15 * 60),
     "COUNTDOWN_MS": env_int("MINERACE_COUNTDOWN_MS", 3000),
+    # How often each worker looks for races whose countdown or time limit has passed.
+    "REAPER_INTERVAL_S": env_int("MINERACE_REAPER_INTERVAL_S", 5),
     # Per-connection message rate: sustained per second, and burst.
     "WS_RATE_PER_S": env_int("MINERACE_WS_RATE_PER_S", 20),
     "WS_RATE_BURST": env_int("MINERACE_WS_RATE_BURST", 40),

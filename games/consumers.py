@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from games import groups, selectors, services
+from games import clock, groups, selectors, services, spectating
 from games.engine import move_from_action
 from games.errors import ServiceError
+from games.events import Event
 from games.frames import CLOSE_FRAME_BYTES, cell_of, frame_id, parse_frame
 from games.models import Game, GameMode
+from games.publish import publish
 from games.ratelimit import TokenBucket
 from games.timefmt import iso
 
@@ -27,10 +31,16 @@ log = logging.getLogger(__name__)
 
 MAX_ERRORS_IN_ROW = 20
 MOVE_TYPES = ("reveal", "flag", "chord")
-ROLES = ("player", "spectator")
+LOBBY_ACTIONS = {
+    "ready": services.player_ready,
+    "leave": services.player_leave,
+    "resign": services.player_resign,
+}
+# Which event answers a frame directly (and so carries its `re`).
+ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished"}
 
 
-def _game_exists(game_id: str) -> Game | None:
+def _game_basics(game_id: str) -> Game | None:
     return Game.objects.filter(pk=game_id).only("id", "mode", "width", "height").first()
 
 
@@ -39,22 +49,31 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
-        game = await database_sync_to_async(_game_exists)(self.game_id)
+        self.role: str | None = None
+        self.player_id: str | None = None
+        self.groups_joined: list[str] = []
+        self.timers: dict[str, Any] = {}
+        self.seen_seq: dict[str, int] = {}
+        self.feed = spectating.DelayedFeed(self.send_frame)
+        game = await database_sync_to_async(_game_basics)(self.game_id)
         if game is None:
             await self.close()  # before accept: the handshake is refused (403)
             return
         self.mode, self.width, self.height = game.mode, game.width, game.height
-        self.role: str | None = None
-        self.player_id: str | None = None
-        self.groups_joined: list[str] = []
         self.errors_in_row = 0
         conf = settings.MINERACE
         self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
         await self.accept()
+        clock.ensure_reaper()
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
+        for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        for timer in self.timers.values():
+            timer.cancel()
+        self.feed.close()
+        if self.role == "spectator":
+            await spectating.spectator_left(self.game_id)
 
     # ---- receiving -------------------------------------------------------------------------
 
@@ -89,11 +108,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.on_hello(message, re)
         elif kind in MOVE_TYPES:
             await self.on_move(kind, message, re)
-        elif kind in ("ready", "leave", "resign"):
+        elif kind in LOBBY_ACTIONS:
             if self.mode == GameMode.SOLO:
                 raise ServiceError("bad_message", f"'{kind}' is for races only")
-            self.require_player()
-            raise ServiceError("unknown_type", f"'{kind}' is not supported yet")
+            events = await database_sync_to_async(LOBBY_ACTIONS[kind])(
+                player_id=self.require_player()
+            )
+            if kind == "ready" and not events:
+                await self.send_event("ready", {"player": self.player_id}, re)  # no change
+            await self.deliver(events, re, ANSWER_KIND[kind])
         else:
             raise ServiceError("unknown_type", f"unknown message type '{kind[:32]}'")
 
@@ -106,10 +129,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.role is not None:
             raise ServiceError("bad_message", "hello comes only once per connection")
         role = message.get("role")
-        if role not in ROLES:
+        if role not in ("player", "spectator"):
             raise ServiceError("bad_message", "role must be 'player' or 'spectator'")
-        token = None
-        joined = None
+        token, events = None, []
         if role == "spectator":
             player_id = None
         elif message.get("token") is not None:
@@ -122,7 +144,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             joined = await database_sync_to_async(services.player_join)(
                 game_id=self.game_id, name=message["name"]
             )
-            player_id, token = joined.player.id, joined.token
+            player_id, token, events = joined.player.id, joined.token, joined.events
         else:
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
 
@@ -131,16 +153,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         view = await database_sync_to_async(selectors.welcome_view)(
             self.game_id, player_id, role == "spectator"
         )
+        pending = view.pop("pending")
+        self.seen_seq = view.pop("seqs")
         welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
         if role == "player":
             welcome["token"] = token
         await self.send_event("welcome", welcome, re)
-        if joined is not None:
-            await self.broadcast(
-                groups.everyone(self.game_id),
-                "joined",
-                {"player": {"id": joined.player.id, "name": joined.player.name}},
-            )
+        for delay_s, frame in pending:
+            self.feed.push(frame, delay_s)
+        self.watch_clock(view["game"])
+        await self.deliver(events)
+        if role == "spectator":
+            await spectating.spectator_arrived(self.game_id)
 
     async def join_groups(self) -> None:
         names = [groups.everyone(self.game_id)]
@@ -155,44 +179,93 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def on_move(self, kind: str, message: dict[str, Any], re: int | None) -> None:
         player_id = self.require_player()
         x, y = cell_of(message, self.width, self.height)
-        outcome = await database_sync_to_async(services.move_apply)(
-            player_id=player_id, move=move_from_action(kind, x, y)
-        )
-        if outcome.started:
-            await self.broadcast(groups.everyone(self.game_id), "started", outcome.started)
-        await self.broadcast(groups.player(player_id), "cells", outcome.cells, re)
-        await self.channel_layer.group_send(
-            groups.spectators(self.game_id),
-            {"type": "game.event", "kind": "cells", "payload": outcome.cells},
-        )
-        if outcome.finished:
-            await self.broadcast(groups.everyone(self.game_id), "finished", outcome.finished)
-        if outcome.game_over:
-            await self.broadcast(groups.everyone(self.game_id), "game_over", outcome.game_over)
+        try:
+            outcome = await database_sync_to_async(services.move_apply)(
+                player_id=player_id, move=move_from_action(kind, x, y)
+            )
+        except ServiceError as exc:
+            if exc.code == "not_running" and self.mode == GameMode.RACE:
+                await clock.tick(self.game_id)  # maybe the time is up: end the race now
+            raise
+        self.seen_seq[player_id] = outcome.cells["seq"]
+        await self.deliver(outcome.events, re, "cells")
+
+    # ---- the clock -------------------------------------------------------------------------
+
+    def watch_clock(self, state: dict[str, Any]) -> None:
+        """Set timers for the deadlines in a game state or a countdown/started frame."""
+        if self.mode != GameMode.RACE:
+            return
+        starts_at, started_at = state.get("starts_at"), state.get("started_at")
+        if state.get("status", "countdown") == "countdown" and starts_at:
+            self.set_timer("start", parse_datetime(starts_at))
+        if state.get("status", "running") == "running" and started_at:
+            limit = settings.MINERACE["RACE_TIME_LIMIT_S"]
+            deadline = parse_datetime(started_at) + timezone.timedelta(seconds=limit)
+            self.set_timer("limit", deadline)
+
+    def set_timer(self, name: str, moment: datetime) -> None:
+        if name in self.timers:
+            self.timers[name].cancel()
+        self.timers[name] = clock.tick_at(self.game_id, moment)
 
     # ---- sending ---------------------------------------------------------------------------
 
-    async def broadcast(
-        self, group: str, kind: str, payload: dict[str, Any], re: int | None = None
+    def is_audience(self, event: Event) -> bool:
+        if event.skip_player is not None and event.skip_player == self.player_id:
+            return False
+        return any(group in self.groups_joined for group in event.to)
+
+    async def deliver(
+        self, events: list[Event], re: int | None = None, answer_kind: str | None = None
     ) -> None:
-        """Send to this connection now (with `re`), and to the rest of the group by the layer."""
-        await self.send_event(kind, payload, re)
-        await self.channel_layer.group_send(
-            group,
-            {"type": "game.event", "kind": kind, "payload": payload, "origin": self.channel_name},
-        )
+        """Send this connection its events now (the answer with `re`), publish for the rest."""
+        for event in events:
+            if self.is_audience(event):
+                answer = re if event.kind == answer_kind else None
+                if answer is not None:
+                    re = None  # only the first such frame answers the request
+                await self.send_event(event.kind, event.payload, answer)
+                self.note(event.kind, event.payload)
+        await publish(events, origin=self.channel_name)
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        """A layer event for this connection: forward it unless this connection caused it."""
+        """A layer event: forward it unless this connection caused it or should not see it."""
         if event.get("origin") == self.channel_name:
             return
-        await self.send_event(event["kind"], event["payload"])
+        if event.get("skip_player") is not None and event["skip_player"] == self.player_id:
+            return
+        kind, payload = event["kind"], event["payload"]
+        if kind == "cells":
+            if payload["seq"] <= self.seen_seq.get(payload["player"], 0):
+                return  # already in this connection's welcome
+            self.seen_seq[payload["player"]] = payload["seq"]
+        self.note(kind, payload)
+        frame = {"type": kind, **payload}
+        delay_ms = event.get("delay_ms") or 0
+        if self.role == "spectator" and (delay_ms or self.feed.busy()):
+            self.feed.push(frame, delay_ms / 1000)
+        else:
+            await self.send_frame(frame)
+
+    def note(self, kind: str, payload: dict[str, Any]) -> None:
+        """Keep the clock informed of deadlines announced in events."""
+        if kind == "countdown":
+            self.watch_clock({"status": "countdown", "starts_at": payload["starts_at"]})
+        elif kind == "started":
+            self.watch_clock({"status": "running", "started_at": payload["started_at"]})
+        elif kind == "game_over":
+            for timer in self.timers.values():
+                timer.cancel()
+
+    async def send_frame(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
     async def send_event(self, kind: str, payload: dict[str, Any], re: int | None = None) -> None:
         frame = {"type": kind, **payload}
         if re is not None:
             frame["re"] = re
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send_frame(frame)
 
     async def send_error(self, code: str, message: str, re: int | None) -> None:
         await self.send_event("error", {"code": code, "message": message, "re": re})

@@ -56,6 +56,8 @@ class Game(models.Model):
     safe_x = models.PositiveSmallIntegerField(null=True, blank=True)
     safe_y = models.PositiveSmallIntegerField(null=True, blank=True)
     bbbv = models.PositiveIntegerField(null=True, blank=True)
+    # Connected spectators, kept by the consumers (a killed worker can leave it high).
+    spectators = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     starts_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, F
+from django.utils import timezone
 
 from games import serializers
+from games.engine import Sweep, move_from_action
 from games.errors import ServiceError
+from games.events import spectator_delay_ms
 from games.models import Game, GameMode, GameStatus, Move, Player
 from games.services import game_get
 
@@ -21,13 +25,12 @@ def game_state(game_id: str) -> dict[str, Any]:
 
 def lobby_games() -> list[dict[str, Any]]:
     """Races still in the lobby and not full, newest first."""
-    games = (
+    games = list(
         Game.objects.filter(mode=GameMode.RACE, status=GameStatus.LOBBY)
         .annotate(player_count=Count("players"))
         .filter(player_count__lt=F("max_players"))
         .order_by("-created_at")[:LOBBY_LIST_LIMIT]
     )
-    games = list(games)
     players: dict[str, list[Player]] = {g.id: [] for g in games}
     for p in Player.objects.filter(game__in=games):
         players[p.game_id].append(p)
@@ -53,16 +56,58 @@ def game_moves(game_id: str) -> list[dict[str, Any]]:
 
 
 def welcome_view(game_id: str, player_id: str | None, spectator: bool) -> dict[str, Any]:
-    """The game state and the boards a connection may see: its own, or all for spectators."""
+    """The game state and the boards a connection may see: its own, or all for spectators.
+
+    A spectator of a running race with a delay sees the boards as they were `delay` ago, and
+    gets the moves made since as `pending` frames, each due `delay` after it was made.
+    """
     game = game_get(game_id)
     players = list(game.players.all())
     board = serializers.board_of(game)
-    visible = [p for p in players if spectator or p.id == player_id]
+    view: dict[str, Any] = {"game": serializers.game_public(game, players), "pending": []}
     if game.status == GameStatus.FINISHED:
         visible = players  # nothing is secret any more
-    return {
-        "game": serializers.game_public(game, players),
-        "boards": {
-            p.id: serializers.cells_wire(serializers.known_cells(game, p, board)) for p in visible
-        },
+    elif spectator:
+        visible = players
+        delay_ms = spectator_delay_ms(game)
+        if delay_ms and game.status == GameStatus.RUNNING and board is not None:
+            view["boards"], view["pending"], view["seqs"] = _delayed_boards(
+                game, players, board, delay_ms
+            )
+            return view
+    else:
+        visible = [p for p in players if p.id == player_id]
+    view["boards"] = {
+        p.id: serializers.cells_wire(serializers.known_cells(game, p, board)) for p in visible
     }
+    view["seqs"] = {p.id: p.moves_count for p in visible}
+    return view
+
+
+def _delayed_boards(
+    game: Game, players: list[Player], board, delay_ms: int
+) -> tuple[dict[str, list], list[tuple[float, dict[str, Any]]], dict[str, int]]:
+    """Replay the move log: boards as of now - delay, the later moves as frames due later."""
+    cutoff = timezone.now() - timedelta(milliseconds=delay_ms)
+    sweeps = {p.id: Sweep(game.width, game.height, game.mines, board) for p in players}
+    shown: dict[str, list] = {}
+    seqs = {p.id: 0 for p in players}
+    pending = []
+    for m in Move.objects.filter(game=game).order_by("id"):
+        sweep = sweeps[m.player_id]
+        if m.created_at > cutoff and m.player_id not in shown:
+            shown[m.player_id] = serializers.cells_wire(sweep.known_cells())
+        changed = sweep.apply(move_from_action(m.action, m.x, m.y))
+        seqs[m.player_id] = m.seq
+        if m.created_at > cutoff:
+            frame = {
+                "type": "cells", "player": m.player_id, "seq": m.seq, "action": m.action,
+                "x": m.x, "y": m.y, "cells": serializers.cells_wire(changed),
+                "progress": {"revealed": sweep.revealed, "safe_cells": sweep.safe_cells,
+                             "flags": sweep.flags, "clicks": sweep.clicks},
+                "status": sweep.status.value,
+            }  # fmt: skip
+            pending.append(((m.created_at - cutoff).total_seconds(), frame))
+    for p in players:
+        shown.setdefault(p.id, serializers.cells_wire(sweeps[p.id].known_cells()))
+    return shown, pending, seqs

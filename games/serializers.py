@@ -119,10 +119,12 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
         "page": f"/games/{game.id}/",
         "ws": f"/ws/games/{game.id}/",
         "created_at": iso(game.created_at),
+        "starts_at": iso(game.starts_at),
         "started_at": iso(game.started_at),
         "finished_at": iso(game.finished_at),
         "start": list(game.safe_cell) if game.safe_cell else None,
         "players": [player_public(p, game) for p in players],
+        "spectators": game.spectators,
     }
     if game.status == GameStatus.FINISHED:
         state.update(reveal_secrets(game))

@@ -1,7 +1,7 @@
-"""Use cases: create a game, join, resume, apply a move, finish.
+"""Use cases: create, join, resume, ready, leave, move, resign, and the clock (tick).
 
-Every write is one transaction that locks the rows it changes; the caller (consumer or view)
-sends the returned events only after the transaction has committed.
+Every write is one transaction; the events it returns are published only after the commit.
+Lock order, to stay free of deadlocks: player rows (by id) before the game row.
 """
 
 from __future__ import annotations
@@ -9,16 +9,19 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import serializers
-from games.engine import IllegalMove, Move, bbbv, generate_board
+from games.engine import IllegalMove, Move, bbbv, generate_board, start_cell
 from games.engine.codec import encode
 from games.engine.sweep import SweepStatus
 from games.errors import ServiceError
+from games.events import Event, move_events, to_everyone
 from games.models import (
     FINAL_PLAYER_STATUSES,
     Game,
@@ -27,15 +30,19 @@ from games.models import (
     Player,
     PlayerStatus,
 )
-from games.models import (
-    Move as MoveRecord,
-)
+from games.models import Move as MoveRecord
 from games.timefmt import elapsed_ms, iso
 from games.validation import GameSpec, player_name
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def race_deadline(game: Game) -> datetime | None:
+    if game.mode != GameMode.RACE or game.started_at is None:
+        return None
+    return game.started_at + timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
 
 
 def game_create(*, spec: GameSpec) -> Game:
@@ -65,23 +72,23 @@ def game_get(game_id: str) -> Game:
 class Joined:
     player: Player
     token: str
-    game: Game
+    events: list[Event]
 
 
 @transaction.atomic
 def player_join(*, game_id: str, name: Any) -> Joined:
-    """Join a game as a new player under a name unique in the game."""
+    """Join a game as a new player under a name unique in the game (races: lobby only)."""
     name = player_name(name)
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game")
-    if game.status not in (GameStatus.LOBBY,) and game.mode == GameMode.RACE:
-        raise ServiceError("not_running", "the race has already started")
-    if game.status == GameStatus.FINISHED:
-        raise ServiceError("not_running", "the game is over")
+    if game.status == GameStatus.FINISHED or (
+        game.mode == GameMode.RACE and game.status != GameStatus.LOBBY
+    ):
+        raise ServiceError("not_running", "players can no longer join; you may watch")
     players = list(game.players.all())
     if len(players) >= game.max_players:
-        raise ServiceError("game_full", "the game is full")
+        raise ServiceError("game_full", "the game is full; you may watch")
     if any(p.name_key == name.casefold() for p in players):
         raise ServiceError("name_taken", "that name is taken in this game")
     token = secrets.token_urlsafe(24)
@@ -96,55 +103,113 @@ def player_join(*, game_id: str, name: Any) -> Joined:
             )
     except IntegrityError:
         raise ServiceError("name_taken", "that name is taken in this game") from None
-    return Joined(player=player, token=token, game=game)
+    joined = to_everyone(game, "joined", {"player": {"id": player.id, "name": player.name}})
+    return Joined(player=player, token=token, events=[joined])
 
 
 def player_resume(*, game_id: str, token: Any) -> Player:
     """The player a resume token belongs to, in this game."""
     if not isinstance(token, str) or not 1 <= len(token) <= 128:
         raise ServiceError("bad_token", "unknown token")
-    player = (
-        Player.objects.select_related("game")
-        .filter(game_id=game_id, token_hash=hash_token(token))
-        .first()
-    )
+    player = Player.objects.filter(game_id=game_id, token_hash=hash_token(token)).first()
     if player is None:
         raise ServiceError("bad_token", "unknown token")
     return player
 
 
+def _lock_player(player_id: str) -> tuple[Player, Game]:
+    player = Player.objects.select_for_update(of=("self",)).select_related("game").get(pk=player_id)
+    return player, player.game
+
+
+def _lock_lobby_player(player_id: str) -> tuple[Player, Game]:
+    player, game = _lock_player(player_id)
+    if game.mode != GameMode.RACE:
+        raise ServiceError("bad_message", "only races have a lobby")
+    if game.status != GameStatus.LOBBY:
+        raise ServiceError("not_running", "the race has left the lobby")
+    return player, game
+
+
+@transaction.atomic
+def player_ready(*, player_id: str) -> list[Event]:
+    """Mark a racer ready; once two or more are in and all are ready, the countdown begins."""
+    player, game = _lock_lobby_player(player_id)
+    if player.status == PlayerStatus.READY:
+        return []  # again: no change
+    player.status = PlayerStatus.READY
+    player.save(update_fields=["status"])
+    events = [to_everyone(game, "ready", {"player": player.id})]
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    players = list(game.players.all())
+    if len(players) >= 2 and all(p.status == PlayerStatus.READY for p in players):
+        events.append(_begin_countdown(game))
+    return events
+
+
+def _begin_countdown(game: Game) -> Event:
+    """Fix the board around the start cell derived from the seed and announce both."""
+    start = start_cell(game.width, game.height, game.seed)
+    board = generate_board(game.width, game.height, game.mines, game.seed, start)
+    game.safe_x, game.safe_y = start
+    game.bbbv = bbbv(board)
+    game.status = GameStatus.COUNTDOWN
+    game.starts_at = timezone.now() + timedelta(milliseconds=settings.MINERACE["COUNTDOWN_MS"])
+    game.save(update_fields=["safe_x", "safe_y", "bbbv", "status", "starts_at"])
+    return to_everyone(game, "countdown", {"starts_at": iso(game.starts_at), "start": list(start)})
+
+
+@transaction.atomic
+def player_leave(*, player_id: str) -> list[Event]:
+    """A racer leaves the lobby; its name is free again."""
+    player, game = _lock_lobby_player(player_id)
+    player.delete()
+    return [to_everyone(game, "left", {"player": player_id})]
+
+
+@transaction.atomic
+def player_resign(*, player_id: str) -> list[Event]:
+    """A playing racer gives up: dnf, not a move."""
+    player, game = _lock_player(player_id)
+    if game.mode != GameMode.RACE:
+        raise ServiceError("bad_message", "only racers can resign")
+    if game.status != GameStatus.RUNNING or player.status != PlayerStatus.PLAYING:
+        raise ServiceError("not_running", "you are not racing")
+    now = timezone.now()
+    _finish_player(player, PlayerStatus.DNF, None, now)
+    player.save(update_fields=["status", "time_ms", "finished_at"])
+    return [_finished_event(game, player), *_finish_game_if_done(game, now)]
+
+
 @dataclass
 class MoveOutcome:
-    """What one accepted move produced, for the consumer to deliver."""
+    """What one accepted move produced: the mover's answer and every event to publish."""
 
-    game: Game
-    player: Player
     cells: dict[str, Any]
-    started: dict[str, Any] | None = None
-    finished: dict[str, Any] | None = None
-    game_over: dict[str, Any] | None = None
-    progress: dict[str, Any] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
 
 
 @transaction.atomic
 def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
-    """Apply one move of one player: lock its row, replay on the engine, log, finish if due."""
-    player = Player.objects.select_for_update(of=("self",)).select_related("game").get(pk=player_id)
-    game = player.game
+    """Apply one move: lock the player's row, replay on the engine, log it, finish if due."""
+    player, game = _lock_player(player_id)
     now = timezone.now()
     if game.status == GameStatus.FINISHED or (
         game.mode == GameMode.RACE and game.status != GameStatus.RUNNING
     ):
         raise ServiceError("not_running", "the game is not running")
+    deadline = race_deadline(game)
+    if deadline is not None and now >= deadline:
+        raise ServiceError("not_running", "the race's time is up")
     if player.status != PlayerStatus.PLAYING:
         raise ServiceError("not_running", "you have finished")
     if not (0 <= move.x < game.width and 0 <= move.y < game.height):
         raise ServiceError("bad_cell", "the cell is off the board")
 
+    events: list[Event] = []
     sweep = serializers.sweep_of(game, player)
-    started = None
-    if sweep.needs_board(move):
-        started = _start_solo(game, move, now)
+    if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself
+        events.append(_start_solo(game, move, now))
         sweep.attach(serializers.board_of(game))
     t_ms = elapsed_ms(game.started_at, now)
     try:
@@ -160,21 +225,16 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
         game=game, player=player, seq=player.moves_count, action=move.action,
         x=move.x, y=move.y, t_ms=t_ms,
     )  # fmt: skip
-    finished = None
-    if sweep.status is not SweepStatus.PLAYING:
-        player.status = PlayerStatus.WON if sweep.status is SweepStatus.WON else PlayerStatus.LOST
-        player.time_ms = t_ms if sweep.status is SweepStatus.WON else None
-        player.finished_at = now
-        finished = {"player": player.id, "status": player.status, "time_ms": player.time_ms}
+    done = sweep.status is not SweepStatus.PLAYING
+    if done:
+        won = sweep.status is SweepStatus.WON
+        _finish_player(player, PlayerStatus.WON if won else PlayerStatus.LOST, t_ms, now)
     player.save(
         update_fields=[
             "moves_count", "snapshot", "revealed", "flags", "clicks", "last_move_at",
             "status", "time_ms", "finished_at",
         ]
     )  # fmt: skip
-
-    game_over = _finish_if_done(game, now) if finished else None
-    progress = serializers.progress(player, game)
     cells = {
         "player": player.id,
         "seq": player.moves_count,
@@ -182,32 +242,111 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
         "x": move.x,
         "y": move.y,
         "cells": serializers.cells_wire(changed),
-        "progress": progress,
+        "progress": serializers.progress(player, game),
         "status": player.status,
     }
-    return MoveOutcome(game, player, cells, started, finished, game_over, progress)
+    events += move_events(game, player.id, cells)
+    if done:
+        events.append(_finished_event(game, player))
+        events += _finish_game_if_done(game, now)
+    return MoveOutcome(cells, events)
 
 
-def _start_solo(game: Game, move: Move, now) -> dict[str, Any]:
-    """The first reveal of a solo game: fix the board around it and start the clock."""
+def _start_solo(game: Game, move: Move, now: datetime) -> Event:
     board = generate_board(game.width, game.height, game.mines, game.seed, (move.x, move.y))
     game.safe_x, game.safe_y = move.x, move.y
     game.bbbv = bbbv(board)
     game.status = GameStatus.RUNNING
     game.started_at = now
     game.save(update_fields=["safe_x", "safe_y", "bbbv", "status", "started_at"])
-    return {"started_at": iso(now), "start": [move.x, move.y], "now": iso(now)}
+    return to_everyone(
+        game, "started", {"started_at": iso(now), "start": [move.x, move.y], "now": iso(now)}
+    )
 
 
-def _finish_if_done(game: Game, now) -> dict[str, Any] | None:
-    """End the game once every player is final; returns the game_over payload."""
+def _finish_player(player: Player, status: str, t_ms: int | None, now: datetime) -> None:
+    player.status = status
+    player.time_ms = t_ms if status == PlayerStatus.WON else None
+    player.finished_at = now
+
+
+def _finished_event(game: Game, player: Player) -> Event:
+    payload = {"player": player.id, "status": player.status, "time_ms": player.time_ms}
+    return to_everyone(game, "finished", payload, delayed=True)
+
+
+def _finish_game_if_done(game: Game, now: datetime) -> list[Event]:
+    """End the game once every player is final: game_over with ranking and secrets."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     players = list(game.players.all())
     if game.status == GameStatus.FINISHED or any(
         p.status not in FINAL_PLAYER_STATUSES for p in players
     ):
-        return None
+        return []
     game.status = GameStatus.FINISHED
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])
-    return {"results": serializers.results(game, players), **serializers.reveal_secrets(game)}
+    payload = {"results": serializers.results(game, players), **serializers.reveal_secrets(game)}
+    return [to_everyone(game, "game_over", payload, delayed=True)]
+
+
+@transaction.atomic
+def game_tick(*, game_id: str) -> list[Event]:
+    """Advance a game by the clock: start a race whose countdown is over, end one out of time.
+
+    Idempotent: any number of workers and timers may call it; the row locks let one win.
+    """
+    now = timezone.now()
+    players = list(
+        Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
+    )
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.mode != GameMode.RACE:
+        return []
+    if game.status == GameStatus.COUNTDOWN and game.starts_at and now >= game.starts_at:
+        game.status = GameStatus.RUNNING
+        game.started_at = game.starts_at
+        game.save(update_fields=["status", "started_at"])
+        for p in players:
+            p.status = PlayerStatus.PLAYING
+            p.save(update_fields=["status"])
+        payload = {
+            "started_at": iso(game.started_at),
+            "start": list(game.safe_cell),
+            "now": iso(now),
+        }
+        return [to_everyone(game, "started", payload)]
+    deadline = race_deadline(game)
+    if game.status == GameStatus.RUNNING and deadline is not None and now >= deadline:
+        events = []
+        for p in players:
+            if p.status not in FINAL_PLAYER_STATUSES:
+                _finish_player(p, PlayerStatus.DNF, None, now)
+                p.save(update_fields=["status", "time_ms", "finished_at"])
+                events.append(_finished_event(game, p))
+        return events + _finish_game_if_done(game, now)
+    return []
+
+
+def overdue_games(now: datetime | None = None) -> list[str]:
+    """Ids of races the clock should advance: countdowns over, or running past their limit."""
+    now = now or timezone.now()
+    limit = timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
+    countdowns = Game.objects.filter(
+        mode=GameMode.RACE, status=GameStatus.COUNTDOWN, starts_at__lte=now
+    )
+    running = Game.objects.filter(
+        mode=GameMode.RACE, status=GameStatus.RUNNING, started_at__lte=now - limit
+    )
+    return list(countdowns.values_list("id", flat=True)) + list(
+        running.values_list("id", flat=True)
+    )
+
+
+def spectators_add(*, game_id: str, delta: int) -> int:
+    """Count a spectator in or out; returns the new count."""
+    from django.db.models import F
+    from django.db.models.functions import Greatest
+
+    Game.objects.filter(pk=game_id).update(spectators=Greatest(F("spectators") + delta, 0))
+    return Game.objects.filter(pk=game_id).values_list("spectators", flat=True).first() or 0

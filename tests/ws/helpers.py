@@ -28,6 +28,7 @@ class Client:
         self.game_id = game_id
         self.ws = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=ORIGIN)
         self.next_id = 0
+        self.counts: list[int] = []  # `spectators` frames, set aside (they are throttled)
 
     async def connect(self) -> Client:
         connected, _ = await self.ws.connect()
@@ -37,8 +38,13 @@ class Client:
     async def send(self, frame: dict[str, Any] | str) -> None:
         await self.ws.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
 
-    async def recv(self, timeout: float = 2) -> dict[str, Any]:
-        return json.loads(await self.ws.receive_from(timeout=timeout))
+    async def recv(self, timeout: float = 2, counts: bool = False) -> dict[str, Any]:
+        """The next frame; `spectators` counts are set aside in self.counts unless asked for."""
+        while True:
+            frame = json.loads(await self.ws.receive_from(timeout=timeout))
+            if frame["type"] != "spectators" or counts:
+                return frame
+            self.counts.append(frame["count"])
 
     async def request(self, frame: dict[str, Any]) -> dict[str, Any]:
         """Send with a fresh id and return the first frame that answers it (re == id)."""
@@ -55,7 +61,10 @@ class Client:
         return frame
 
     async def nothing_more(self) -> None:
-        assert await self.ws.receive_nothing(timeout=0.1)
+        while not await self.ws.receive_nothing(timeout=0.1):
+            frame = json.loads(await self.ws.receive_from())
+            assert frame["type"] == "spectators", frame
+            self.counts.append(frame["count"])
 
     async def close(self) -> None:
         await self.ws.disconnect()

@@ -1,0 +1,65 @@
+"""Time-driven transitions: a race starts when its countdown ends and ends at its time limit.
+
+The database holds the deadlines; these timers only make someone call `services.game_tick` on
+time. Every connection of a game sets timers for the deadlines it hears of, and each process
+runs a reaper for games nobody is connected to, so no race stays running for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.publish import publish
+
+log = logging.getLogger(__name__)
+
+_reapers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+async def tick(game_id: str) -> None:
+    """Advance the game by the clock and publish what that produced."""
+    events = await database_sync_to_async(services.game_tick)(game_id=game_id)
+    if events:
+        await publish(events)
+
+
+def tick_at(game_id: str, moment: datetime) -> asyncio.Task:
+    """Call tick() for this game at `moment` (server time); the caller may cancel the task."""
+
+    async def wait_and_tick() -> None:
+        delay = (moment - timezone.now()).total_seconds()
+        await asyncio.sleep(max(0.0, delay) + 0.01)
+        try:
+            await tick(game_id)
+        except Exception:
+            log.exception("clock tick failed for game %s", game_id)
+
+    return asyncio.ensure_future(wait_and_tick())
+
+
+def ensure_reaper() -> None:
+    """Start this process's reaper on the running loop, once."""
+    interval = settings.MINERACE["REAPER_INTERVAL_S"]
+    if interval <= 0:
+        return
+    loop = asyncio.get_running_loop()
+    task = _reapers.get(loop)
+    if task is None or task.done():
+        _reapers[loop] = loop.create_task(_reap_forever(interval))
+
+
+async def _reap_forever(interval: float) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            for game_id in await database_sync_to_async(services.overdue_games)():
+                await tick(game_id)
+        except Exception:
+            log.exception("reaper pass failed")

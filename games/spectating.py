@@ -1,0 +1,89 @@
+"""Spectators: their held-back event queue and the throttled spectator count."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from games import services
+from games.events import to_everyone
+from games.models import Game
+from games.publish import publish
+
+COUNT_INTERVAL_S = 1.0
+
+Frame = dict[str, Any]
+
+
+class DelayedFeed:
+    """Frames for one spectator, each sent no earlier than its time and always in order."""
+
+    def __init__(self, send: Callable[[Frame], Awaitable[None]]) -> None:
+        self.send = send
+        self.queue: deque[tuple[float, Frame]] = deque()
+        self.task: asyncio.Task | None = None
+
+    def busy(self) -> bool:
+        return bool(self.queue)
+
+    def push(self, frame: Frame, delay_s: float) -> None:
+        loop = asyncio.get_running_loop()
+        self.queue.append((loop.time() + max(0.0, delay_s), frame))
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.queue:
+            due, frame = self.queue[0]
+            wait = due - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.queue.popleft()
+            await self.send(frame)
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        self.queue.clear()
+
+
+class _CountThrottle:
+    """Publish a game's spectator count at most once a second per process."""
+
+    def __init__(self) -> None:
+        self.last_sent: dict[str, float] = {}
+        self.pending: dict[str, asyncio.Task] = {}
+
+    def changed(self, game_id: str) -> None:
+        if game_id in self.pending and not self.pending[game_id].done():
+            return
+        wait = self.last_sent.get(game_id, 0.0) + COUNT_INTERVAL_S - time.monotonic()
+        self.pending[game_id] = asyncio.ensure_future(self._send_after(game_id, max(0.0, wait)))
+
+    async def _send_after(self, game_id: str, wait: float) -> None:
+        if wait:
+            await asyncio.sleep(wait)
+        self.last_sent[game_id] = time.monotonic()
+        game = await database_sync_to_async(Game.objects.filter(pk=game_id).first)()
+        if game is not None:
+            await publish([to_everyone(game, "spectators", {"count": game.spectators})])
+        self.pending.pop(game_id, None)
+
+
+_throttle = _CountThrottle()
+
+
+async def spectator_arrived(game_id: str) -> None:
+    await database_sync_to_async(services.spectators_add)(game_id=game_id, delta=1)
+    _throttle.changed(game_id)
+
+
+async def spectator_left(game_id: str) -> None:
+    await database_sync_to_async(services.spectators_add)(game_id=game_id, delta=-1)
+    _throttle.changed(game_id)
