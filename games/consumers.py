@@ -53,7 +53,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.player_id: str | None = None
         self.groups_joined: list[str] = []
         self.timers: dict[str, Any] = {}
-        self.seen_seq: dict[str, int] = {}
+        self.welcome_seq: dict[str, int] = {}
         self.feed = spectating.DelayedFeed(self.send_frame)
         game = await database_sync_to_async(_game_basics)(self.game_id)
         if game is None:
@@ -154,7 +154,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.game_id, player_id, role == "spectator"
         )
         pending = view.pop("pending")
-        self.seen_seq = view.pop("seqs")
+        self.welcome_seq = view.pop("seqs")
         welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
         if role == "player":
             welcome["token"] = token
@@ -187,7 +187,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             if exc.code == "not_running" and self.mode == GameMode.RACE:
                 await clock.tick(self.game_id)  # maybe the time is up: end the race now
             raise
-        self.seen_seq[player_id] = outcome.cells["seq"]
         await self.deliver(outcome.events, re, "cells")
 
     # ---- the clock -------------------------------------------------------------------------
@@ -236,10 +235,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if event.get("skip_player") is not None and event["skip_player"] == self.player_id:
             return
         kind, payload = event["kind"], event["payload"]
-        if kind == "cells":
-            if payload["seq"] <= self.seen_seq.get(payload["player"], 0):
-                return  # already in this connection's welcome
-            self.seen_seq[payload["player"]] = payload["seq"]
+        if kind == "cells" and payload["seq"] <= self.welcome_seq.get(payload["player"], 0):
+            return  # a move already in this connection's welcome
         self.note(kind, payload)
         frame = {"type": kind, **payload}
         delay_ms = event.get("delay_ms") or 0

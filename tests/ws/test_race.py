@@ -1,0 +1,278 @@
+"""Races: lifecycle, who may see what, the spectator delay, reconnects, limits and refusals."""
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.engine import bbbv
+from games.models import Game, Move, Player
+from tests.ws.helpers import Client, cell_map, create_game, spectator
+from tests.ws.race_helpers import SEED, race, race_board, solve, start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _short_countdown(settings):
+    settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 150, "REAPER_INTERVAL_S": 0}
+
+
+class Recorder:
+    """Wraps a client to keep every raw frame it receives (to scan for leaks)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.frames: list[str] = []
+        original = client.ws.receive_from
+
+        async def receive_from(timeout=1):
+            text = await original(timeout)
+            self.frames.append(text)
+            return text
+
+        client.ws.receive_from = receive_from
+
+
+async def test_a_whole_race_with_a_spectator():
+    game_id, (alice, bob), (wa, wb) = await race()
+    watcher, seen = await spectator(game_id)
+    assert set(seen["boards"]) == {wa["you"], wb["you"]}
+    bob_frames = Recorder(bob)
+
+    started = await start([alice, bob], [watcher])
+    assert started["start"] == [4, 2]
+    board = race_board()
+
+    answers = await solve(alice, board, wa["you"])
+    assert answers[-1]["status"] == "won"
+    # Bob gets one progress frame per alice move, counts only.
+    for answer in answers:
+        progress = await bob.expect("progress")
+        assert progress == {"type": "progress", "player": wa["you"], "seq": answer["seq"],
+                            "progress": answer["progress"], "status": answer["status"]}  # fmt: skip
+    finished = await bob.expect("finished")
+    assert finished["player"] == wa["you"] and finished["status"] == "won"
+    assert finished["time_ms"] >= 0
+
+    resigned = await bob.request({"type": "resign"})
+    assert resigned == {"type": "finished", "player": wb["you"], "status": "dnf", "time_ms": None,
+                        "re": bob.next_id}  # fmt: skip
+    over = await bob.expect("game_over")
+    assert [(r["rank"], r["name"], r["status"]) for r in over["results"]] == [
+        (1, "alice", "won"), (2, "bob", "dnf")]  # fmt: skip
+    assert over["seed"] == SEED and over["safe_cell"] == [4, 2]
+    assert sorted(board.index(x, y) for x, y in over["mine_cells"]) == sorted(board.mines)
+    winner = over["results"][0]
+    assert winner["bbbv"] == bbbv(board) and winner["time_ms"] is not None
+    assert winner["bbbv_per_s"] == pytest.approx(bbbv(board) / (winner["time_ms"] / 1000))
+
+    # Alice saw bob resign and the end; the spectator saw every cell of alice, then the end.
+    assert (await alice.expect("finished"))["player"] == wa["you"]
+    assert (await alice.expect("finished"))["player"] == wb["you"]
+    assert (await alice.expect("game_over"))["results"] == over["results"]
+    shown = {}
+    frame = await watcher.recv()
+    while frame["type"] == "cells":
+        shown.update(cell_map(frame["cells"]))
+        frame = await watcher.recv()
+    assert shown == cell_map([c for a in answers for c in a["cells"]])
+    assert frame["type"] == "finished"
+    assert (await watcher.expect("finished"))["status"] == "dnf"
+    assert (await watcher.expect("game_over"))["results"] == over["results"]
+
+    # Nothing bob received before game_over shows alice's cells, a mine or the seed.
+    before_end = [json.loads(f) for f in bob_frames.frames[:-1]]
+    for frame in before_end:
+        assert frame["type"] != "cells" or frame["player"] == wb["you"], frame
+        assert "mine_cells" not in frame and "seed" not in frame and "boards" not in frame
+    assert not any(SEED in raw for raw in bob_frames.frames[:-1])
+    state = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert state.status == "finished"
+    for c in (alice, bob, watcher):
+        await c.close()
+
+
+async def test_a_racer_sees_only_its_own_board_in_welcome():
+    game_id, (alice, bob), (_wa, wb) = await race()
+    await start([alice, bob])
+    await alice.request({"type": "reveal", "x": 4, "y": 2})
+    await bob.expect("progress")
+    again = await Client(game_id).connect()
+    resumed = await again.request({"type": "hello", "role": "player", "token": wb["token"]})
+    assert list(resumed["boards"]) == [wb["you"]] and resumed["boards"][wb["you"]] == []
+    assert "seed" not in resumed["game"] and "mine_cells" not in resumed["game"]
+    for c in (alice, bob, again):
+        await c.close()
+
+
+async def test_spectators_see_moves_only_after_the_delay(settings):
+    settings.MINERACE = {**settings.MINERACE, "SPECTATOR_DELAY_MS": 400}
+    game_id, (alice, bob), (wa, _) = await race()
+    watcher, _ = await spectator(game_id)
+    await start([alice, bob], [watcher])
+    answer = await alice.request({"type": "reveal", "x": 4, "y": 2})
+    assert await watcher.ws.receive_nothing(timeout=0.25)  # held back...
+    delayed = await watcher.expect("cells")  # ...then delivered
+    assert delayed["seq"] == answer["seq"] and delayed["cells"] == answer["cells"]
+
+    # A spectator arriving now sees the boards as they were `delay` ago...
+    flag = await alice.request({"type": "flag", "x": 0, "y": 0})
+    late, seen = await spectator(game_id)
+    assert cell_map(seen["boards"][wa["you"]]) == cell_map(answer["cells"])
+    # ...and the move made since, when its delay is over, exactly once.
+    assert await late.ws.receive_nothing(timeout=0.2)
+    pending = await late.expect("cells")
+    assert (pending["seq"], pending["cells"]) == (2, flag["cells"])
+    assert (await watcher.expect("cells"))["seq"] == 2
+    await late.nothing_more()
+    await watcher.nothing_more()
+    for c in (alice, bob, watcher, late):
+        await c.close()
+
+
+async def test_reconnecting_racer_resumes_exactly_where_the_server_has_it():
+    game_id, (alice, bob), (wa, _) = await race()
+    await start([alice, bob])
+    first = await alice.request({"type": "reveal", "x": 4, "y": 2})
+    flag = await alice.request({"type": "flag", "x": 0, "y": 0})
+    await alice.close()
+    again = await Client(game_id).connect()
+    resumed = await again.request({"type": "hello", "role": "player", "token": wa["token"]})
+    assert cell_map(resumed["boards"][wa["you"]]) == cell_map(first["cells"] + flag["cells"])
+    me = next(p for p in resumed["game"]["players"] if p["id"] == wa["you"])
+    assert (me["status"], me["clicks"], me["flags"]) == ("playing", 2, flag["progress"]["flags"])
+    more = await again.request({"type": "flag", "x": 0, "y": 0})
+    assert more["seq"] == 3
+    await again.close()
+    await bob.close()
+
+
+async def test_two_connections_sending_at_once_never_double_apply():
+    game_id, (alice, bob), (wa, _) = await race()
+    await start([alice, bob])
+    twin = await Client(game_id).connect()
+    await twin.request({"type": "hello", "role": "player", "token": wa["token"]})
+    frames = [{"type": "flag", "x": x, "y": 8, "id": 100 + x} for x in range(9)]
+    await asyncio.gather(*(c.send(f) for f in frames for c in (alice, twin)))
+    seqs = []
+    for c in (alice, twin):
+        for _ in range(18):
+            frame = await c.recv()
+            assert frame["type"] == "cells"
+            seqs.append(frame["seq"])
+    assert sorted(seqs) == sorted(list(range(1, 19)) * 2)  # each move seen once on each
+    log = await database_sync_to_async(
+        lambda: list(Move.objects.filter(player_id=wa["you"]).values_list("seq", flat=True))
+    )()
+    assert log == list(range(1, 19))
+    p = await database_sync_to_async(Player.objects.get)(pk=wa["you"])
+    assert p.clicks == 18 and p.flags == 0  # every cell flagged twice: back to none
+    for c in (alice, bob, twin):
+        await c.close()
+
+
+async def test_the_time_limit_ends_the_race_with_dnf(settings):
+    settings.MINERACE = {**settings.MINERACE, "RACE_TIME_LIMIT_S": 1}
+    _game_id, (alice, bob), (_wa, _wb) = await race()
+    await start([alice, bob])
+    await alice.request({"type": "reveal", "x": 4, "y": 2})
+    frames = [await bob.recv(timeout=3) for _ in range(4)]
+    assert [f["type"] for f in frames] == ["progress", "finished", "finished", "game_over"]
+    over = frames[-1]
+    assert [(r["name"], r["status"]) for r in over["results"]] == [("alice", "dnf"), ("bob", "dnf")]
+    late = await alice.request({"type": "flag", "x": 0, "y": 0})
+    assert late["type"] == "error" and late["code"] == "not_running"
+    for c in (alice, bob):
+        await c.close()
+
+
+async def test_a_race_everyone_left_still_ends(settings):
+    settings.MINERACE = {**settings.MINERACE, "RACE_TIME_LIMIT_S": 1, "REAPER_INTERVAL_S": 1}
+    game_id, (alice, bob), _ = await race()
+    await start([alice, bob])
+    await alice.close()
+    await bob.close()
+    for _ in range(40):
+        await asyncio.sleep(0.1)
+        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+        if game.status == "finished":
+            break
+    assert game.status == "finished"
+    statuses = await database_sync_to_async(
+        lambda: sorted(Player.objects.filter(game_id=game_id).values_list("status", flat=True))
+    )()
+    assert statuses == ["dnf", "dnf"]
+
+
+async def test_countdown_needs_two_players_all_ready():
+    game_id, (alice,), _ = await race(names=("alice",))
+    assert (await alice.request({"type": "ready"}))["type"] == "ready"
+    again = await alice.request({"type": "ready"})  # no change, still answered
+    assert again["type"] == "ready"
+    await alice.nothing_more()
+    bob = await Client(game_id).connect()
+    await bob.request({"type": "hello", "role": "player", "name": "bob"})
+    await bob.expect("joined")
+    await alice.expect("joined")
+    await alice.nothing_more()  # bob is not ready: no countdown
+    await bob.request({"type": "ready"})
+    assert (await alice.expect("ready"))["player"]
+    assert (await alice.expect("countdown"))["start"] == [4, 2]
+    await alice.close()
+    await bob.close()
+
+
+async def test_refusals():
+    game_id, (alice, bob), (_wa, wb) = await race(max_players=2)
+    carol = await Client(game_id).connect()
+    refused = await carol.request({"type": "hello", "role": "player", "name": "carol"})
+    assert refused["code"] == "game_full"
+    watcher = await Client(game_id).connect()
+    assert (await watcher.request({"type": "resign"}))["code"] == "not_a_player"
+    assert (await alice.request({"type": "reveal", "x": 4, "y": 2}))["code"] == "not_running"
+    assert (await alice.request({"type": "resign"}))["code"] == "not_running"
+    # leave frees the name
+    left = await bob.request({"type": "leave"})
+    assert left == {"type": "left", "player": wb["you"], "re": bob.next_id}
+    assert (await alice.expect("left"))["player"] == wb["you"]
+    dup = await carol.request({"type": "hello", "role": "player", "name": "ALICE"})
+    assert dup["code"] == "name_taken"
+    joined = await carol.request({"type": "hello", "role": "player", "name": "bob"})
+    assert joined["type"] == "welcome"
+    assert (await alice.expect("joined"))["player"]["name"] == "bob"
+    await carol.expect("joined")
+    await start([alice, carol])
+    late = await Client(game_id).connect()
+    assert (await late.request({"type": "hello", "role": "player", "name": "dave"}))["code"] == (
+        "not_running"
+    )
+    watching = await late.request({"type": "hello", "role": "spectator"})
+    assert watching["type"] == "welcome" and watching["game"]["status"] == "running"
+    assert (await alice.request({"type": "ready"}))["code"] == "not_running"
+    assert (await alice.request({"type": "leave"}))["code"] == "not_running"
+    for c in (alice, bob, carol, watcher, late):
+        await c.close()
+
+
+async def test_spectator_count_is_broadcast():
+    game_id, (alice,), _ = await race(names=("alice",))
+    watchers = [(await spectator(game_id))[0] for _ in range(3)]
+    counts = []
+    while not counts or counts[-1] != 3:
+        frame = await alice.recv(timeout=3, counts=True)
+        if frame["type"] == "spectators":
+            counts.append(frame["count"])
+    assert counts[-1] == 3 and len(counts) <= 2  # throttled: at most one a second
+    await watchers[0].close()
+    frame = await alice.recv(timeout=3, counts=True)
+    assert frame == {"type": "spectators", "count": 2}
+    for c in (alice, *watchers[1:]):
+        await c.close()
+
+
+async def test_lobby_list_and_public_state_of_a_race(client):
+    game_id = await create_game(mode="race", preset="expert", max_players=3)
+    listed = await database_sync_to_async(lambda: client.get("/api/games/?status=lobby").json())()
+    assert [g["id"] for g in listed["games"]] == [game_id]
