@@ -1,0 +1,79 @@
+"""Multi-worker tests on the real services: PostgreSQL, Redis and several Daphne processes.
+
+Skipped with a reason when PostgreSQL or Redis is not reachable, unless
+MINERACE_REQUIRE_SERVICES=1 (as CI sets it), where a missing service fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+from tests.support.servers import (
+    Daphne,
+    PostgresDatabase,
+    base_env,
+    migrate,
+    services_missing_reason,
+)
+
+
+@pytest.fixture(scope="session")
+def _services_available() -> None:
+    reason = services_missing_reason()
+    if reason is None:
+        return
+    if os.environ.get("MINERACE_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"MINERACE_REQUIRE_SERVICES=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def postgres(_services_available):
+    database = PostgresDatabase().create()
+    yield database
+    database.drop()
+
+
+class Cluster:
+    """Daphne workers sharing one PostgreSQL database and one Redis."""
+
+    def __init__(self, env: dict[str, str], logdir) -> None:
+        self.env = env
+        self.logdir = logdir
+        self.workers: list[Daphne] = []
+
+    def start_worker(self) -> Daphne:
+        worker = Daphne(self.env, self.logdir / f"daphne-{len(self.workers)}.log").start()
+        self.workers.append(worker)
+        return worker
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
+
+def make_cluster(postgres, redis_url: str, logdir, workers: int = 2, **extra: str) -> Cluster:
+    env = base_env(
+        DATABASE_URL=postgres.url,
+        REDIS_URL=redis_url,
+        REDIS_PREFIX=f"minerace-test-{uuid.uuid4().hex[:8]}",
+        MINERACE_SPECTATOR_DELAY_MS="0",
+        MINERACE_COUNTDOWN_MS="200",
+        **extra,
+    )
+    migrate(env)
+    cluster = Cluster(env, logdir)
+    for _ in range(workers):
+        cluster.start_worker()
+    return cluster
+
+
+@pytest.fixture(scope="module")
+def cluster(postgres, tmp_path_factory):
+    """Two workers on the machine's Redis (127.0.0.1:6379)."""
+    c = make_cluster(postgres, "redis://127.0.0.1:6379/0", tmp_path_factory.mktemp("cluster"))
+    yield c
+    c.stop()

@@ -1,0 +1,67 @@
+"""Driving races over real sockets for the multi-worker tests."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from games.engine import generate_board, start_cell
+from tests.support.wsclient import WsClient
+
+SEED = "multi-worker"
+SIZE = (16, 16, 40)  # intermediate
+
+
+def http_json(url: str, body: dict | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Origin": url.split("/api")[0]})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def create_race(base_url: str, **body: Any) -> str:
+    spec = {"mode": "race", "preset": "intermediate", "seed": SEED, **body}
+    return http_json(base_url + "/api/games/", spec)["id"]
+
+
+def board():
+    w, h, m = SIZE
+    return generate_board(w, h, m, SEED, start_cell(w, h, SEED))
+
+
+async def join(ws_url: str, game_id: str, name: str) -> tuple[WsClient, dict]:
+    client = await WsClient(ws_url, game_id).connect()
+    welcome = await client.request({"type": "hello", "role": "player", "name": name})
+    assert welcome["type"] == "welcome", welcome
+    return client, welcome
+
+
+async def resume(ws_url: str, game_id: str, token: str) -> tuple[WsClient, dict]:
+    client = await WsClient(ws_url, game_id).connect()
+    welcome = await client.request({"type": "hello", "role": "player", "token": token})
+    assert welcome["type"] == "welcome", welcome
+    return client, welcome
+
+
+async def watch(ws_url: str, game_id: str) -> tuple[WsClient, dict]:
+    client = await WsClient(ws_url, game_id).connect()
+    welcome = await client.request({"type": "hello", "role": "spectator"})
+    assert welcome["type"] == "welcome", welcome
+    return client, welcome
+
+
+async def ready_and_start(clients: list[WsClient], watchers: list[WsClient] = ()) -> None:
+    for client in clients:
+        assert (await client.request({"type": "ready"}))["type"] == "ready"
+    for client in [*clients, *watchers]:
+        await client.until("started", timeout=10)
+
+
+def safe_cells_in_order(b) -> list[tuple[int, int]]:
+    return [b.xy(i) for i in range(b.size) if not b.is_mine(i)]
+
+
+def acked(client: WsClient) -> dict[int, dict]:
+    """The moves the server acknowledged to this client: seq -> cells frame (answers only)."""
+    return {f["seq"]: f for f in client.received if f["type"] == "cells" and f.get("re")}

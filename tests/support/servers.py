@@ -1,0 +1,193 @@
+"""Real processes for tests and benchmarks: Daphne workers, a private Redis, a PostgreSQL database.
+
+Each start waits until the process answers, and each stop is certain (terminate, then kill), so
+a failing test never leaves a server behind.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PG_ADMIN_URL = os.environ.get("MINERACE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_HOST_PORT = ("127.0.0.1", 6379)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@dataclass
+class Daphne:
+    """One Daphne worker serving the project on a free port."""
+
+    env: dict[str, str]
+    log: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> Daphne:
+        with self.log.open("ab") as log_file:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                 "config.asgi:application"],
+                cwd=REPO_ROOT, env=self.env, stdout=log_file, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited {self.process.returncode}:\n{self.log_text()}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=1):
+                    return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"daphne did not answer within {timeout} s:\n{self.log_text()}")
+
+    def kill9(self) -> None:
+        """Kill the worker the hard way, as a crash would."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop_process(self.process)
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+def migrate(env: dict[str, str]) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=REPO_ROOT, env=env, check=True, capture_output=True,
+    )  # fmt: skip
+
+
+def base_env(**overrides: str) -> dict[str, str]:
+    """The environment of a test server: DEBUG on, generous rate limits, the given overrides."""
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "MINERACE_WS_RATE_PER_S": "1000",
+        "MINERACE_WS_RATE_BURST": "1000",
+        "MINERACE_CREATE_RATE_PER_MIN": "100000",
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("DATABASE_URL", None)
+    env.update(overrides)
+    return env
+
+
+class RedisServer:
+    """A private redis-server on a free port, which a test may stop and start again."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while not port_open("127.0.0.1", self.port):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop_process(self.process)
+
+
+class PostgresDatabase:
+    """A fresh database on the machine's PostgreSQL, dropped at the end."""
+
+    def __init__(self) -> None:
+        self.name = f"minerace_test_{uuid.uuid4().hex[:10]}"
+
+    @property
+    def url(self) -> str:
+        return PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + self.name
+
+    def _admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(sql)
+
+    def create(self) -> PostgresDatabase:
+        self._admin(f'CREATE DATABASE "{self.name}"')
+        return self
+
+    def drop(self) -> None:
+        self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def services_missing_reason() -> str | None:
+    """Why PostgreSQL and Redis cannot be used here, or None when both answer."""
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_URL, connect_timeout=3):
+            pass
+    except Exception as exc:  # any failure to connect means: not available
+        return f"PostgreSQL at {PG_ADMIN_URL} is not available ({exc.__class__.__name__})"
+    if not port_open(*REDIS_HOST_PORT):
+        return "Redis at 127.0.0.1:6379 is not available"
+    if not (shutil.which("redis-server") or Path("/usr/bin/redis-server").exists()):
+        return "redis-server is not installed (the restart test runs a private one)"
+    return None
