@@ -10,14 +10,10 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import GameMode
 
-PRESETS: dict[str, tuple[int, int, int]] = {
-    "beginner": (9, 9, 10),
-    "intermediate": (16, 16, 40),
-    "expert": (30, 16, 99),
-}
 MIN_SIDE, MAX_SIDE = 5, 100
 SAFE_ZONE_MAX = 9
 RACE_PLAYERS_MIN, RACE_PLAYERS_MAX, RACE_PLAYERS_DEFAULT = 2, 16, 8

@@ -57,6 +57,8 @@ class Daphne:
     log: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
+    app: str = "config.asgi:application"
+    health_path: str = "/api/games/?status=lobby"  # JSON only: answers with DEBUG off too
 
     @property
     def url(self) -> str:
@@ -70,7 +72,7 @@ class Daphne:
         with self.log.open("ab") as log_file:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                 "config.asgi:application"],
+                 self.app],
                 cwd=REPO_ROOT, env=self.env, stdout=log_file, stderr=subprocess.STDOUT,
             )  # fmt: skip
         deadline = time.monotonic() + timeout
@@ -78,7 +80,7 @@ class Daphne:
             if self.process.poll() is not None:
                 raise RuntimeError(f"daphne exited {self.process.returncode}:\n{self.log_text()}")
             try:
-                with urllib.request.urlopen(self.url + "/", timeout=1):
+                with urllib.request.urlopen(self.url + self.health_path, timeout=1):
                     return self
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.1)

@@ -1,0 +1,7 @@
+"""The classic sizes (PROTOCOL.md section 2): name -> (width, height, mines)."""
+
+PRESETS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (30, 16, 99),
+}

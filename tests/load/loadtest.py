@@ -1,0 +1,210 @@
+"""The load benchmark: N racers in M races (plus spectators and idle sockets) against real
+Daphne workers on PostgreSQL and Redis, and the same load against a bare echo as the ceiling.
+
+    .venv/bin/python -m tests.load.loadtest --target both --races 60 --rate 700 --duration 60
+
+It starts the workers itself (so it can read their memory), plays real moves through the
+protocol, and prints moves/s, answer and fan-out latency percentiles, peak memory per worker,
+errors and lost moves. Figures and the command go to docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing
+import os
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+from tests.support.servers import Daphne, PostgresDatabase, base_env, migrate
+
+ECHO_APP = "tests.load.echo_asgi:application"
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def rss_kib(pid: int, field: str = "VmRSS") -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+class MemoryWatch(threading.Thread):
+    """Samples each worker's resident memory every 0.5 s and keeps the peak."""
+
+    def __init__(self, pids: list[int]) -> None:
+        super().__init__(daemon=True)
+        self.pids = pids
+        self.peak = dict.fromkeys(pids, 0)
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.5):
+            for pid in self.pids:
+                with contextlib.suppress(OSError):  # a worker may just have exited
+                    self.peak[pid] = max(self.peak[pid], rss_kib(pid))
+
+
+def post_json(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def start_workers(target: str, args, logdir: Path):
+    env = base_env(
+        REDIS_URL=args.redis_url,
+        REDIS_PREFIX=f"minerace-load-{uuid.uuid4().hex[:8]}",
+        MINERACE_SPECTATOR_DELAY_MS="0",
+        MINERACE_COUNTDOWN_MS="500",
+        DEBUG="0",
+        SECRET_KEY="load-test-only-" + uuid.uuid4().hex,
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+    )
+    database = None
+    if target == "game":
+        database = PostgresDatabase().create()
+        env["DATABASE_URL"] = database.url
+        migrate(env)
+    workers = []
+    for i in range(args.workers):
+        worker = Daphne(env, logdir / f"{target}-{i}.log")
+        if target == "echo":
+            worker.app = ECHO_APP
+        workers.append(worker.start())
+    return workers, database
+
+
+def run_target(target: str, args) -> dict:
+    logdir = Path(tempfile.mkdtemp(prefix=f"minerace-load-{target}-"))
+    workers, database = start_workers(target, args, logdir)
+    try:
+        ws_urls = [w.ws_url for w in workers]
+        races, idle = [], []
+        for i in range(args.races):
+            seed = f"load-{i}"
+            if target == "game":
+                game = post_json(workers[i % len(workers)].url + "/api/games/",
+                                 {"mode": "race", "preset": args.preset, "seed": seed,
+                                  "max_players": max(2, args.racers)})  # fmt: skip
+                game_id = game["id"]
+            else:
+                game_id = f"echo{i}"
+            urls = ws_urls[i % len(ws_urls) :] + ws_urls[: i % len(ws_urls)]
+            races.append({"game_id": game_id, "seed": seed, "preset": args.preset,
+                          "worker_urls": urls})  # fmt: skip
+        for k in range(args.idle):
+            if k % 100 == 0:
+                if target == "game":
+                    holder = post_json(workers[0].url + "/api/games/", {"preset": "beginner"})["id"]
+                else:
+                    holder = f"idle{k}"
+            idle.append((ws_urls[k % len(ws_urls)], holder))
+
+        racers_total = args.races * args.racers
+        per_racer = args.rate / racers_total
+        start_wall = time.time() + args.setup_s
+        jobs = []
+        for p in range(args.procs):
+            jobs.append({
+                "races": races[p :: args.procs], "racers": args.racers,
+                "spectators": args.spectators, "idle_specs": idle[p :: args.procs],
+                "rate_per_racer": per_racer, "duration": args.duration, "start_wall": start_wall,
+            })  # fmt: skip
+        watch = MemoryWatch([w.process.pid for w in workers])
+        watch.start()
+        from tests.load.client import run_in_process
+
+        with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
+            results = pool.map(run_in_process, jobs)
+        watch.stopped.set()
+        late_joins = time.time() > start_wall + args.duration + 5
+        peak_mib = [
+            round(max(watch.peak[w.process.pid], rss_kib(w.process.pid, "VmHWM")) / 1024, 1)
+            for w in workers
+        ]
+    finally:
+        for w in workers:
+            w.stop()
+        if database is not None:
+            database.drop()
+
+    merged = {k: [] for k in ("answer_ms", "fanout_ms", "errors")}
+    totals = dict.fromkeys(("sent", "answered", "spectator_frames", "idle_pings", "idle_pongs",
+                            "connections", "connect_failures"), 0)  # fmt: skip
+    for r in results:
+        for k in merged:
+            merged[k] += r[k]
+        for k in totals:
+            totals[k] += r[k]
+    return {
+        "target": target,
+        "moves_per_s": round(totals["answered"] / args.duration, 1),
+        "answer_p50_ms": percentile(merged["answer_ms"], 50),
+        "answer_p95_ms": percentile(merged["answer_ms"], 95),
+        "answer_p99_ms": percentile(merged["answer_ms"], 99),
+        "fanout_p50_ms": percentile(merged["fanout_ms"], 50),
+        "fanout_p99_ms": percentile(merged["fanout_ms"], 99),
+        "peak_mib_per_worker": peak_mib,
+        "errors": len(merged["errors"]),
+        "error_samples": merged["errors"][:5],
+        "lost_moves": totals["sent"] - totals["answered"],
+        "setup_overran": late_joins,
+        **totals,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--target", choices=["game", "echo", "both"], default="both")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--procs", type=int, default=2, help="load client processes")
+    parser.add_argument("--races", type=int, default=60)
+    parser.add_argument("--racers", type=int, default=5)
+    parser.add_argument("--spectators", type=int, default=1, help="per race")
+    parser.add_argument("--idle", type=int, default=1640, help="extra held connections")
+    parser.add_argument("--rate", type=float, default=600, help="target moves/s in total")
+    parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument("--setup-s", type=float, default=40, help="time allowed to connect")
+    parser.add_argument("--preset", default="expert")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    targets = ["echo", "game"] if args.target == "both" else [args.target]
+    results = [run_target(t, args) for t in targets]
+    print(json.dumps(results, indent=2))
+    connections = args.races * (args.racers + args.spectators) + args.idle
+    print(f"\n{connections} connections; {args.races} races x {args.racers} racers + "
+          f"{args.spectators} spectator(s); {args.rate} moves/s for {args.duration} s")  # fmt: skip
+    print("| target | moves/s | answer p50/p95/p99 ms | fan-out p50/p99 ms | peak MiB/worker "
+          "| errors | lost |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    for r in results:
+        answer = " / ".join(fmt_ms(r[f"answer_p{q}_ms"]) for q in (50, 95, 99))
+        fanout = " / ".join(fmt_ms(r[f"fanout_p{q}_ms"]) for q in (50, 99))
+        print(f"| {r['target']} | {r['moves_per_s']} | {answer} | {fanout} | "
+              f"{r['peak_mib_per_worker']} | {r['errors']} | {r['lost_moves']} |")  # fmt: skip
+
+
+def fmt_ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+if __name__ == "__main__":
+    main()
