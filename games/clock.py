@@ -11,11 +11,11 @@ import asyncio
 import logging
 from datetime import datetime
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
 from games import services
+from games.db import db
 from games.publish import publish
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ _reapers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 async def tick(game_id: str) -> None:
     """Advance the game by the clock and publish what that produced."""
-    events = await database_sync_to_async(services.game_tick)(game_id=game_id)
+    events = await db(services.game_tick)(game_id=game_id)
     if events:
         await publish(events)
 
@@ -59,7 +59,7 @@ async def _reap_forever(interval: float) -> None:
     while True:
         await asyncio.sleep(interval)
         try:
-            for game_id in await database_sync_to_async(services.overdue_games)():
+            for game_id in await db(services.overdue_games)():
                 await tick(game_id)
         except Exception:
             log.exception("reaper pass failed")

@@ -11,13 +11,13 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games import clock, groups, selectors, services, spectating
+from games.db import db
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import Event
@@ -55,7 +55,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.timers: dict[str, Any] = {}
         self.welcome_seq: dict[str, int] = {}
         self.feed = spectating.DelayedFeed(self.send_frame)
-        game = await database_sync_to_async(_game_basics)(self.game_id)
+        game = await db(_game_basics)(self.game_id)
         if game is None:
             await self.close()  # before accept: the handshake is refused (403)
             return
@@ -111,7 +111,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         elif kind in LOBBY_ACTIONS:
             if self.mode == GameMode.SOLO:
                 raise ServiceError("bad_message", f"'{kind}' is for races only")
-            events = await database_sync_to_async(LOBBY_ACTIONS[kind])(
+            events = await db(LOBBY_ACTIONS[kind])(
                 player_id=self.require_player()
             )
             if kind == "ready" and not events:
@@ -136,12 +136,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             player_id = None
         elif message.get("token") is not None:
             token = message["token"]
-            player = await database_sync_to_async(services.player_resume)(
+            player = await db(services.player_resume)(
                 game_id=self.game_id, token=token
             )
             player_id = player.id
         elif message.get("name") is not None:
-            joined = await database_sync_to_async(services.player_join)(
+            joined = await db(services.player_join)(
                 game_id=self.game_id, name=message["name"]
             )
             player_id, token, events = joined.player.id, joined.token, joined.events
@@ -150,7 +150,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         self.role, self.player_id = role, player_id
         await self.join_groups()
-        view = await database_sync_to_async(selectors.welcome_view)(
+        view = await db(selectors.welcome_view)(
             self.game_id, player_id, role == "spectator"
         )
         pending = view.pop("pending")
@@ -180,7 +180,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         player_id = self.require_player()
         x, y = cell_of(message, self.width, self.height)
         try:
-            outcome = await database_sync_to_async(services.move_apply)(
+            outcome = await db(services.move_apply)(
                 player_id=player_id, move=move_from_action(kind, x, y)
             )
         except ServiceError as exc:

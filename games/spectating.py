@@ -8,9 +8,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from channels.db import database_sync_to_async
-
 from games import services
+from games.db import db
 from games.events import to_everyone
 from games.models import Game
 from games.publish import publish
@@ -70,7 +69,7 @@ class _CountThrottle:
         if wait:
             await asyncio.sleep(wait)
         self.last_sent[game_id] = time.monotonic()
-        game = await database_sync_to_async(Game.objects.filter(pk=game_id).first)()
+        game = await db(Game.objects.filter(pk=game_id).first)()
         if game is not None:
             await publish([to_everyone(game, "spectators", {"count": game.spectators})])
         self.pending.pop(game_id, None)
@@ -80,10 +79,10 @@ _throttle = _CountThrottle()
 
 
 async def spectator_arrived(game_id: str) -> None:
-    await database_sync_to_async(services.spectators_add)(game_id=game_id, delta=1)
+    await db(services.spectators_add)(game_id=game_id, delta=1)
     _throttle.changed(game_id)
 
 
 async def spectator_left(game_id: str) -> None:
-    await database_sync_to_async(services.spectators_add)(game_id=game_id, delta=-1)
+    await db(services.spectators_add)(game_id=game_id, delta=-1)
     _throttle.changed(game_id)

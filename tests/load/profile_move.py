@@ -1,0 +1,89 @@
+"""Where the time of one move goes: SQL statements, and a profile split into engine, ORM and
+the rest, measured on the service (`services.move_apply`) against PostgreSQL.
+
+    .venv/bin/python -m tests.load.profile_move --moves 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import time
+
+from tests.support.servers import PostgresDatabase, base_env, migrate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--moves", type=int, default=2000)
+    args = parser.parse_args()
+    database = PostgresDatabase().create()
+    try:
+        env = base_env(DATABASE_URL=database.url)
+        migrate(env)
+        os.environ.update(DATABASE_URL=database.url, DJANGO_SETTINGS_MODULE="config.settings")
+        import django
+
+        django.setup()
+        run(args.moves)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        database.drop()
+
+
+def run(moves: int) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from games import services
+    from games.engine import Flag, Reveal
+    from games.validation import game_spec
+
+    game = services.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
+    players = [services.player_join(game_id=game.id, name=n).player for n in ("a", "b")]
+    for p in players:
+        services.player_ready(player_id=p.id)
+    game.refresh_from_db()
+    game.starts_at = timezone.now()  # skip the countdown
+    game.save()
+    services.game_tick(game_id=game.id)
+    mover = players[0].id
+    services.move_apply(player_id=mover, move=Reveal(game.safe_x, game.safe_y))
+
+    with CaptureQueriesContext(connection) as queries:
+        services.move_apply(player_id=mover, move=Flag(0, 0))
+    print(f"SQL statements in one move: {len(queries)}")
+    for q in queries:
+        print("  ", q["sql"][:110])
+
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    for k in range(moves):
+        services.move_apply(player_id=mover, move=Flag(k % 30, 15))
+    profiler.disable()
+    elapsed = time.perf_counter() - started
+    print(f"\n{moves} moves in {elapsed:.2f} s: {elapsed / moves * 1000:.2f} ms per move "
+          f"(wall, one thread, profiler on)")  # fmt: skip
+    stats = pstats.Stats(profiler)
+    total = sum(v[2] for v in stats.stats.values())  # own time of every function
+
+    def own_time(fragment: str) -> float:
+        return sum(v[2] for k, v in stats.stats.items() if fragment in k[0])
+
+    engine = own_time("games/engine")
+    django_orm = own_time("django/db")
+    psycopg = own_time("psycopg")
+    print(f"own CPU time: engine {engine / total:.0%}, Django ORM {django_orm / total:.0%}, "
+          f"psycopg + waiting on PostgreSQL {psycopg / total:.0%}, "
+          f"rest {(total - engine - django_orm - psycopg) / total:.0%}")  # fmt: skip
+    stats.sort_stats("tottime").print_stats(12)
+
+
+if __name__ == "__main__":
+    main()
