@@ -20,7 +20,7 @@ from games import clock, groups, selectors, services, spectating
 from games.db import db
 from games.engine import move_from_action
 from games.errors import ServiceError
-from games.events import Event
+from games.events import Event, progress_of
 from games.frames import CLOSE_FRAME_BYTES, cell_of, frame_id, parse_frame
 from games.models import Game, GameMode
 from games.publish import publish
@@ -111,9 +111,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         elif kind in LOBBY_ACTIONS:
             if self.mode == GameMode.SOLO:
                 raise ServiceError("bad_message", f"'{kind}' is for races only")
-            events = await db(LOBBY_ACTIONS[kind])(
-                player_id=self.require_player()
-            )
+            events = await db(LOBBY_ACTIONS[kind])(player_id=self.require_player())
             if kind == "ready" and not events:
                 await self.send_event("ready", {"player": self.player_id}, re)  # no change
             await self.deliver(events, re, ANSWER_KIND[kind])
@@ -136,23 +134,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             player_id = None
         elif message.get("token") is not None:
             token = message["token"]
-            player = await db(services.player_resume)(
-                game_id=self.game_id, token=token
-            )
+            player = await db(services.player_resume)(game_id=self.game_id, token=token)
             player_id = player.id
         elif message.get("name") is not None:
-            joined = await db(services.player_join)(
-                game_id=self.game_id, name=message["name"]
-            )
+            joined = await db(services.player_join)(game_id=self.game_id, name=message["name"])
             player_id, token, events = joined.player.id, joined.token, joined.events
         else:
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
 
         self.role, self.player_id = role, player_id
         await self.join_groups()
-        view = await db(selectors.welcome_view)(
-            self.game_id, player_id, role == "spectator"
-        )
+        view = await db(selectors.welcome_view)(self.game_id, player_id, role == "spectator")
         pending = view.pop("pending")
         self.welcome_seq = view.pop("seqs")
         welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
@@ -167,14 +159,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             await spectating.spectator_arrived(self.game_id)
 
     async def join_groups(self) -> None:
-        names = [groups.everyone(self.game_id)]
-        if self.role == "spectator":
-            names.append(groups.spectators(self.game_id))
-        else:
-            names += [groups.racers(self.game_id), groups.player(self.player_id)]
-        for group in names:
-            await self.channel_layer.group_add(group, self.channel_name)
-        self.groups_joined = names
+        """One group per game: every event is published once and each connection takes its
+        view of it (see view_of), so a move costs one publish however many watch."""
+        group = groups.everyone(self.game_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined = [group]
 
     async def on_move(self, kind: str, message: dict[str, Any], re: int | None) -> None:
         player_id = self.require_player()
@@ -210,35 +199,44 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     # ---- sending ---------------------------------------------------------------------------
 
-    def is_audience(self, event: Event) -> bool:
-        if event.skip_player is not None and event.skip_player == self.player_id:
-            return False
-        return any(group in self.groups_joined for group in event.to)
+    def view_of(self, kind: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """The frame this connection may see of an event, or None."""
+        if kind != "move":
+            return kind, payload
+        if self.role == "spectator" or payload["player"] == self.player_id:
+            return "cells", payload
+        if self.mode == GameMode.RACE and self.player_id is not None:
+            return "progress", progress_of(payload)
+        return None
 
     async def deliver(
         self, events: list[Event], re: int | None = None, answer_kind: str | None = None
     ) -> None:
         """Send this connection its events now (the answer with `re`), publish for the rest."""
         for event in events:
-            if self.is_audience(event):
-                answer = re if event.kind == answer_kind else None
+            if not any(group in self.groups_joined for group in event.to):
+                continue
+            view = self.view_of(event.kind, event.payload)
+            if view is not None:
+                answer = re if view[0] == answer_kind else None
                 if answer is not None:
                     re = None  # only the first such frame answers the request
-                await self.send_event(event.kind, event.payload, answer)
-                self.note(event.kind, event.payload)
+                await self.send_event(*view, answer)
+                self.note(*view)
         await publish(events, origin=self.channel_name)
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        """A layer event: forward it unless this connection caused it or should not see it."""
+        """A layer event: forward this connection's view of it, unless it caused the event."""
         if event.get("origin") == self.channel_name:
             return
-        if event.get("skip_player") is not None and event["skip_player"] == self.player_id:
-            return
         kind, payload = event["kind"], event["payload"]
-        if kind == "cells" and payload["seq"] <= self.welcome_seq.get(payload["player"], 0):
+        if kind == "move" and payload["seq"] <= self.welcome_seq.get(payload["player"], 0):
             return  # a move already in this connection's welcome
-        self.note(kind, payload)
-        frame = {"type": kind, **payload}
+        view = self.view_of(kind, payload)
+        if view is None:
+            return
+        self.note(*view)
+        frame = {"type": view[0], **view[1]}
         delay_ms = event.get("delay_ms") or 0
         if self.role == "spectator" and (delay_ms or self.feed.busy()):
             self.feed.push(frame, delay_ms / 1000)

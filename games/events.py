@@ -1,12 +1,14 @@
 """Events a use case produces and who receives them (PROTOCOL.md section 4, server to client).
 
 Services return events; the consumer (or the reaper) publishes them after the commit. An event
-names its groups; `spectator_delay_ms` holds it back for spectators of a running race.
+names its groups; `spectator_delay_ms` holds it back for spectators of a running race. A move
+is one event to the whole game (one publish on the layer), which each connection turns into
+the frame its role may see.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -21,8 +23,6 @@ class Event:
     payload: dict[str, Any]
     to: tuple[str, ...]
     spectator_delay_ms: int = 0
-    # The player whose own connections must not get this event (progress of a move).
-    skip_player: str | None = field(default=None)
 
 
 def spectator_delay_ms(game: Game) -> int:
@@ -35,18 +35,12 @@ def to_everyone(game: Game, kind: str, payload: dict[str, Any], delayed: bool = 
     return Event(kind, payload, (groups.everyone(game.id),), spectator_delay_ms=delay)
 
 
-def move_events(game: Game, player_id: str, cells: dict[str, Any]) -> list[Event]:
-    """A move's effect: cells to the mover and to spectators, counts to the other racers."""
-    events = [
-        Event("cells", cells, (groups.player(player_id),)),
-        Event(
-            "cells",
-            cells,
-            (groups.spectators(game.id),),
-            spectator_delay_ms=spectator_delay_ms(game),
-        ),
-    ]
-    if game.mode == GameMode.RACE:
-        progress = {k: cells[k] for k in ("player", "seq", "progress", "status")}
-        events.append(Event("progress", progress, (groups.racers(game.id),), skip_player=player_id))
-    return events
+def move_event(game: Game, cells: dict[str, Any]) -> Event:
+    """A move's effect, published once to the whole game: each connection takes its view of it
+    (`cells` for the mover's connections and spectators, `progress` for the other racers)."""
+    return Event("move", cells, (groups.everyone(game.id),), spectator_delay_ms(game))
+
+
+def progress_of(cells: dict[str, Any]) -> dict[str, Any]:
+    """What the other racers learn of a move: counts only, never cells."""
+    return {k: cells[k] for k in ("player", "seq", "progress", "status")}

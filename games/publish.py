@@ -16,7 +16,6 @@ def layer_message(event: Event, origin: str | None) -> dict:
         "payload": event.payload,
         "origin": origin,
         "delay_ms": event.spectator_delay_ms,
-        "skip_player": event.skip_player,
     }
 
 

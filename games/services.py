@@ -21,7 +21,7 @@ from games.engine import IllegalMove, Move, bbbv, generate_board, start_cell
 from games.engine.codec import encode
 from games.engine.sweep import SweepStatus
 from games.errors import ServiceError
-from games.events import Event, move_events, to_everyone
+from games.events import Event, move_event, to_everyone
 from games.models import (
     FINAL_PLAYER_STATUSES,
     Game,
@@ -245,7 +245,7 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
         "progress": serializers.progress(player, game),
         "status": player.status,
     }
-    events += move_events(game, player.id, cells)
+    events.append(move_event(game, cells))
     if done:
         events.append(_finished_event(game, player))
         events += _finish_game_if_done(game, now)

@@ -61,6 +61,13 @@ def run(moves: int) -> None:
     for q in queries:
         print("  ", q["sql"][:110])
 
+    started = time.perf_counter()
+    for k in range(moves):
+        services.move_apply(player_id=mover, move=Flag(k % 30, 14))
+    elapsed = time.perf_counter() - started
+    print(f"\n{moves} moves in {elapsed:.2f} s: {elapsed / moves * 1000:.2f} ms per move "
+          f"(wall, one thread, no profiler)")  # fmt: skip
+
     profiler = cProfile.Profile()
     started = time.perf_counter()
     profiler.enable()
