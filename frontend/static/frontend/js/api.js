@@ -1,0 +1,74 @@
+// The JSON HTTP API (PROTOCOL.md section 3). Every failure becomes an ApiError carrying the
+// server's {code, message, field}, so callers can show the message next to the field.
+
+export class ApiError extends Error {
+  constructor({ code, message, field = null }, status = 0) {
+    super(message);
+    this.code = code;
+    this.field = field;
+    this.status = status;
+  }
+}
+
+function csrfToken() {
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  if (input) return input.value;
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const init = { method, headers, credentials: "same-origin" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRFToken"] = csrfToken();
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError({ code: "network", message: "Cannot reach the server. Try again." });
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    // Not JSON: handled below as an unexpected answer.
+  }
+  if (response.ok && data) return data;
+  if (data && data.error) throw new ApiError(data.error, response.status);
+  throw new ApiError(
+    {
+      code: `http_${response.status}`,
+      message: `Unexpected answer from the server (${response.status}).`,
+    },
+    response.status,
+  );
+}
+
+/** POST /api/games/: create a game; resolves to its public state. */
+export function createGame(body) {
+  return request("POST", "/api/games/", body);
+}
+
+/** GET /api/games/<id>/: the public state of a game. */
+export function getGame(gameId) {
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}/`);
+}
+
+/** The creation body that repeats a game's settings: same preset or size, never its seed. */
+export function sameSettings(game) {
+  const body = { mode: game.mode || "solo" };
+  if (game.preset) body.preset = game.preset;
+  else Object.assign(body, { width: game.width, height: game.height, mines: game.mines });
+  return body;
+}
+
+/** Create a game like `body` and open its page. */
+export async function startGame(body) {
+  const game = await createGame(body);
+  window.location.assign(game.page || `/games/${game.id}/`);
+  return game;
+}

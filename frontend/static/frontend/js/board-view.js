@@ -1,0 +1,183 @@
+// The board's DOM: one element per cell, built once per `welcome`, then only changed cells are
+// touched. Each cell carries data-x, data-y and data-state (the stable contract the browser
+// tests read): hidden, flag, 0..8, mine, exploded, wrongflag.
+
+const MIN_CELL_PX = 20;
+// Expert (30x16) gets 28-32 px on a 1366x768 laptop, with room for the results beside it;
+// small boards may grow larger.
+const MAX_CELL_PX = 32;
+const MAX_SMALL_BOARD_CELL_PX = 40;
+const SMALL_BOARD_COLUMNS = 16;
+
+/** The DOM state of a cell value from the wire: 0..8, "F", "H" or "X". */
+export function stateOfWire(value) {
+  if (value === "F") return "flag";
+  if (value === "H") return "hidden";
+  if (value === "X") return "exploded";
+  return String(value);
+}
+
+export function isNumberState(state) {
+  return state.length === 1 && state >= "1" && state <= "8";
+}
+
+export function describeState(state) {
+  if (state === "0") return "empty";
+  if (isNumberState(state)) return state;
+  return state === "wrongflag" ? "wrong flag" : state;
+}
+
+export class BoardView {
+  constructor(element, scroller) {
+    this.element = element;
+    this.scroller = scroller;
+    this.width = 0;
+    this.height = 0;
+    this.cells = [];
+    this.cursor = { x: 0, y: 0 };
+    this.pressed = null;
+    this.onCursor = () => {};
+    let fitQueued = false;
+    window.addEventListener("resize", () => {
+      if (fitQueued) return;
+      fitQueued = true;
+      requestAnimationFrame(() => {
+        fitQueued = false;
+        this.fit();
+      });
+    });
+  }
+
+  build(width, height) {
+    this.width = width;
+    this.height = height;
+    const fragment = document.createDocumentFragment();
+    const cells = new Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const cell = document.createElement("div");
+        cell.className = "cell";
+        cell.dataset.x = x;
+        cell.dataset.y = y;
+        cell.dataset.state = "hidden";
+        cells[y * width + x] = cell;
+        fragment.append(cell);
+      }
+    }
+    this.cells = cells;
+    this.pressed = null;
+    this.element.style.setProperty("--cols", width);
+    this.element.setAttribute("aria-label", `Minefield, ${width} by ${height}`);
+    this.element.replaceChildren(fragment);
+    const { x, y } = this.cursor;
+    const keep = x < width && y < height && this.element.dataset.cursorX !== undefined;
+    this.setCursor(keep ? x : Math.floor(width / 2), keep ? y : Math.floor(height / 2), false);
+    this.fit();
+  }
+
+  has(x, y) {
+    return x >= 0 && y >= 0 && x < this.width && y < this.height;
+  }
+
+  cellElement(x, y) {
+    return this.cells[y * this.width + x];
+  }
+
+  state(x, y) {
+    return this.cellElement(x, y).dataset.state;
+  }
+
+  set(x, y, state) {
+    if (!this.has(x, y)) return;
+    const cell = this.cellElement(x, y);
+    if (cell.dataset.state === state) return;
+    cell.dataset.state = state;
+    cell.textContent = isNumberState(state) ? state : "";
+  }
+
+  /**
+   * The end of a game: show every mine ([[x, y], ...]) still hidden, as a flag for a winner,
+   * and cross out the flags on safe cells.
+   */
+  showMines(mineCells, won) {
+    const mines = new Set(mineCells.map(([x, y]) => y * this.width + x));
+    this.cells.forEach((cell, index) => {
+      const x = index % this.width;
+      const y = Math.floor(index / this.width);
+      const { state } = cell.dataset;
+      if (mines.has(index) && state === "hidden") this.set(x, y, won ? "flag" : "mine");
+      else if (!mines.has(index) && state === "flag") this.set(x, y, "wrongflag");
+    });
+  }
+
+  /** The cell {x, y} an event target belongs to, or null. */
+  cellFrom(target) {
+    const cell = target instanceof Element ? target.closest(".cell") : null;
+    if (!cell || !this.element.contains(cell)) return null;
+    return { x: Number(cell.dataset.x), y: Number(cell.dataset.y) };
+  }
+
+  setCursor(x, y, announce = true) {
+    if (!this.has(x, y)) return;
+    if (this.has(this.cursor.x, this.cursor.y)) {
+      this.cellElement(this.cursor.x, this.cursor.y).classList.remove("cursor");
+    }
+    this.cursor = { x, y };
+    const cell = this.cellElement(x, y);
+    cell.classList.add("cursor");
+    this.element.dataset.cursorX = x;
+    this.element.dataset.cursorY = y;
+    if (announce) {
+      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
+      this.onCursor(x, y, this.state(x, y));
+    }
+  }
+
+  moveCursor(dx, dy) {
+    const x = Math.min(this.width - 1, Math.max(0, this.cursor.x + dx));
+    const y = Math.min(this.height - 1, Math.max(0, this.cursor.y + dy));
+    this.setCursor(x, y);
+  }
+
+  /** Show a hidden cell pushed in while the button is held (null: none). */
+  setPressed(position) {
+    this.pressed?.classList.remove("pressed");
+    this.pressed = null;
+    if (!position) return;
+    const cell = this.cellElement(position.x, position.y);
+    if (cell.dataset.state !== "hidden") return;
+    cell.classList.add("pressed");
+    this.pressed = cell;
+  }
+
+  /**
+   * Size the cells to the viewport: the whole board visible when it fits with cells of at
+   * least MIN_CELL_PX; otherwise the smallest cell, scrolling inside its frame.
+   */
+  fit() {
+    if (!this.width) return;
+    const frame = this.scroller.parentElement;
+    const main = frame.closest("main") ?? document.body;
+    const sides = (element, ...edges) => {
+      const style = getComputedStyle(element);
+      return edges.reduce((sum, edge) => sum + (parseFloat(style[edge]) || 0), 0);
+    };
+    const frameX =
+      sides(frame, "paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth");
+    const frameBottom = sides(frame, "paddingBottom", "borderBottomWidth");
+    const boardX = sides(this.scroller, "borderLeftWidth", "borderRightWidth");
+    const boardY = sides(this.scroller, "borderTopWidth", "borderBottomWidth");
+    const mainX = sides(main, "paddingLeft", "paddingRight");
+    const top = this.scroller.getBoundingClientRect().top + window.scrollY;
+    const availableWidth = document.documentElement.clientWidth - mainX - frameX;
+    const availableHeight = window.innerHeight - top - frameBottom - 16;
+    const fitting = Math.floor(
+      Math.min((availableWidth - boardX) / this.width, (availableHeight - boardY) / this.height),
+    );
+    const largest = this.width > SMALL_BOARD_COLUMNS ? MAX_CELL_PX : MAX_SMALL_BOARD_CELL_PX;
+    const size = Math.max(MIN_CELL_PX, Math.min(largest, fitting));
+    this.element.style.setProperty("--cell", `${size}px`);
+    this.scroller.style.maxWidth = `${Math.floor(availableWidth)}px`;
+    this.scroller.style.maxHeight = `${Math.max(size * 8, Math.floor(availableHeight))}px`;
+  }
+}

@@ -1,0 +1,88 @@
+// The lobby page: a nickname, the three presets and a custom board form.
+import { startGame } from "./api.js";
+import { getNickname, isValidName, setNickname } from "./storage.js";
+
+const nickname = document.getElementById("nickname");
+const lobbyError = document.getElementById("lobby-error");
+const form = document.getElementById("custom-form");
+const customError = document.getElementById("custom-error");
+const customBox = document.getElementById("custom");
+const presetButtons = [...document.querySelectorAll("[data-preset]")];
+const buttons = [...presetButtons, form.querySelector("[type=submit]")];
+
+nickname.value = getNickname();
+nickname.addEventListener("input", () => setNickname(nickname.value));
+nickname.addEventListener("change", () => {
+  if (!isValidName(nickname.value)) nickname.value = getNickname();
+});
+
+function setBusy(busy) {
+  for (const button of buttons) button.disabled = busy;
+  document.body.toggleAttribute("aria-busy", busy);
+}
+
+function showError(element, message) {
+  element.textContent = message;
+  element.hidden = !message;
+}
+
+/** Show the server's message under the form, and mark the field it names. */
+function showFormError(error) {
+  for (const input of form.querySelectorAll("input")) {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
+  const input = error.field ? form.querySelector(`input[name="${CSS.escape(error.field)}"]`) : null;
+  if (input) {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", customError.id);
+    input.focus();
+  }
+  showError(customError, error.message);
+}
+
+async function create(body, onError) {
+  setBusy(true);
+  try {
+    await startGame(body);
+  } catch (error) {
+    onError(error);
+    setBusy(false);
+  }
+}
+
+for (const button of presetButtons) {
+  button.addEventListener("click", () => {
+    showError(lobbyError, "");
+    create({ mode: "solo", preset: button.dataset.preset }, (error) =>
+      showError(lobbyError, error.message),
+    );
+  });
+}
+
+/** A number input's value as an integer; anything else goes to the server as typed. */
+function integerOrRaw(value) {
+  const text = value.trim();
+  if (text === "") return null;
+  return /^-?\d+$/.test(text) ? Number(text) : text;
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  showError(customError, "");
+  const body = {
+    mode: "solo",
+    width: integerOrRaw(form.elements.width.value),
+    height: integerOrRaw(form.elements.height.value),
+    mines: integerOrRaw(form.elements.mines.value),
+  };
+  const seed = form.elements.seed.value;
+  if (seed.trim() !== "") body.seed = seed;
+  create(body, showFormError);
+});
+
+// Open the custom form when coming back to it with a pending error or by link (#custom).
+if (window.location.hash === "#custom") customBox.open = true;
+
+// Coming back with the browser's back button: the page may be restored from the cache busy.
+window.addEventListener("pageshow", () => setBusy(false));

@@ -1,0 +1,58 @@
+// What the browser remembers between pages: the nickname and one resume token per game.
+// localStorage can be unavailable (private modes, disabled storage): fall back to memory.
+
+const memory = new Map();
+
+function read(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return memory.has(key) ? memory.get(key) : null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    if (value === null) memory.delete(key);
+    else memory.set(key, value);
+  }
+}
+
+const NICKNAME_KEY = "minerace.nickname";
+const tokenKey = (gameId) => `minerace.token.${gameId}`;
+
+export const NAME_MAX_LENGTH = 24;
+
+/** A name the server accepts: 1..24 characters after trimming (PROTOCOL.md section 4). */
+export function isValidName(name) {
+  const trimmed = (name ?? "").trim();
+  return trimmed.length >= 1 && [...trimmed].length <= NAME_MAX_LENGTH;
+}
+
+export function defaultNickname() {
+  return `guest-${String(Math.floor(1000 + Math.random() * 9000))}`;
+}
+
+/** The stored nickname; a fresh guest name is stored on first use. */
+export function getNickname() {
+  const stored = read(NICKNAME_KEY);
+  if (isValidName(stored)) return stored.trim();
+  const name = defaultNickname();
+  write(NICKNAME_KEY, name);
+  return name;
+}
+
+export function setNickname(name) {
+  if (isValidName(name)) write(NICKNAME_KEY, name.trim());
+}
+
+export function getToken(gameId) {
+  return read(tokenKey(gameId));
+}
+
+export function setToken(gameId, token) {
+  write(tokenKey(gameId), token || null);
+}

@@ -1,0 +1,73 @@
+"""Browser tests: a real Daphne process on a fresh SQLite database, driven by headless Chromium.
+
+They are skipped when Playwright or /usr/bin/chromium is missing, unless
+MINERACE_REQUIRE_BROWSER=1 (as CI sets it), where a missing browser fails the run.
+"""
+
+import os
+
+import pytest
+
+from tests.browser.support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LAPTOP,
+    browser_missing_reason,
+    daphne_server,
+)
+
+
+@pytest.fixture(scope="session")
+def _browser_available() -> None:
+    reason = browser_missing_reason()
+    if reason is None:
+        return
+    if os.environ.get("MINERACE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"MINERACE_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def base_url(_browser_available, tmp_path_factory) -> str:
+    """The URL of a Daphne server for the whole session, killed at the end."""
+    with daphne_server(tmp_path_factory.mktemp("minerace-browser")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(_browser_available):
+    """Chromium for one test module. Not longer: Playwright's sync API holds an asyncio loop
+    in this thread while it runs, which would break the async tests of later modules."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """Open pages, each in a fresh browser profile (its own localStorage: nickname, resume
+    tokens); a JavaScript error on any of them fails the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_page(**options):
+        context = browser.new_context(**{"viewport": LAPTOP, **options})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(open_page):
+    """A laptop-sized page (1366x768)."""
+    return open_page()

@@ -1,0 +1,177 @@
+"""Helpers for the browser tests: a real Daphne server, a headless Chromium and board access.
+
+Shared by conftest.py and screenshots.py, so the screenshots show exactly what the tests drive.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from games.engine import Board
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the fixtures skip (or fail) every browser test with the reason
+    expect = None
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+# Debian's chromium; MINERACE_CHROMIUM points elsewhere (e.g. chromium-browser).
+CHROMIUM = Path(os.environ.get("MINERACE_CHROMIUM", "/usr/bin/chromium"))
+DAPHNE = [sys.executable, "-m", "daphne"]
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+BOARD_STATES_JS = """() => [...document.querySelectorAll('#board .cell')]
+    .map(cell => [Number(cell.dataset.x), Number(cell.dataset.y), cell.dataset.state])"""
+
+State = dict[tuple[int, int], str]
+
+
+def browser_missing_reason() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -r requirements-dev.txt)"
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_serving(url: str, process: subprocess.Popen, log: Path, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.1)
+    raise RuntimeError(f"daphne did not answer {url} within {timeout} s:\n{log.read_text()}")
+
+
+@contextmanager
+def daphne_server(workdir: Path) -> Iterator[str]:
+    """Migrate a fresh SQLite file in `workdir`, serve the project with Daphne, yield its URL."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "DEBUG": "1",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        # The tests click as fast as the server answers; the per-connection rate limit is not
+        # what they check.
+        "MINERACE_WS_RATE_PER_S": "1000",
+        "MINERACE_WS_RATE_BURST": "1000",
+        "MINERACE_CREATE_RATE_PER_MIN": "1000",
+    }
+    env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=REPO_ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    log = workdir / "daphne.log"
+    with log.open("wb") as log_file:
+        process = subprocess.Popen(
+            [*DAPHNE, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(url + "/", process, log)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# ---- the page ------------------------------------------------------------------------------
+
+
+def cell(page, x: int, y: int):
+    return page.locator(f'#board .cell[data-x="{x}"][data-y="{y}"]')
+
+
+def board_states(page) -> State:
+    """Every cell's data-state, read from the DOM in one call."""
+    return {(x, y): state for x, y, state in page.evaluate(BOARD_STATES_JS)}
+
+
+def wait_ready(page) -> None:
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def wait_changed(page, x: int, y: int, old: str) -> str:
+    """Wait until cell (x, y) is no longer `old`; return its new state."""
+    page.wait_for_function(
+        """([x, y, old]) => {
+            const cell = document.querySelector(`#board .cell[data-x="${x}"][data-y="${y}"]`);
+            return cell && cell.dataset.state !== old;
+        }""",
+        arg=[x, y, old],
+    )
+    return cell(page, x, y).get_attribute("data-state")
+
+
+def start_custom_game(page, base_url: str, width: int, height: int, mines: int, seed: str) -> None:
+    """Create a solo game through the lobby's custom form and wait for its page."""
+    page.goto(base_url + "/")
+    page.click("#custom summary")
+    form = page.locator("#custom-form")
+    form.locator("[name=width]").fill(str(width))
+    form.locator("[name=height]").fill(str(height))
+    form.locator("[name=mines]").fill(str(mines))
+    form.locator("[name=seed]").fill(seed)
+    form.locator("[type=submit]").click()
+    page.wait_for_url("**/games/*/")
+    wait_ready(page)
+
+
+def hidden_safe_cells(board: Board, states: State) -> list[tuple[int, int]]:
+    return sorted(
+        (x, y)
+        for (x, y), state in states.items()
+        if state == "hidden" and not board.is_mine(board.index(x, y))
+    )
+
+
+def first_hidden_mine(board: Board, states: State) -> tuple[int, int]:
+    return next(board.xy(i) for i in sorted(board.mines) if states[board.xy(i)] == "hidden")
+
+
+def click_until_won(page, board: Board) -> int:
+    """Left-click every safe cell still hidden until the game is won; return the clicks."""
+    clicks = 0
+    while cells := hidden_safe_cells(board, board_states(page)):
+        x, y = cells[0]
+        cell(page, x, y).click()
+        clicks += 1
+        wait_changed(page, x, y, "hidden")
+    page.wait_for_selector("#result[data-outcome='won']")
+    return clicks
