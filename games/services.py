@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import serializers
+from games import serializers, store
 from games.engine import IllegalMove, Move, bbbv, generate_board, start_cell
 from games.engine.codec import encode
 from games.engine.sweep import SweepStatus
@@ -30,7 +30,6 @@ from games.models import (
     Player,
     PlayerStatus,
 )
-from games.models import Move as MoveRecord
 from games.timefmt import elapsed_ms, iso
 from games.validation import GameSpec, player_name
 
@@ -192,7 +191,10 @@ class MoveOutcome:
 @transaction.atomic
 def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     """Apply one move: lock the player's row, replay on the engine, log it, finish if due."""
-    player, game = _lock_player(player_id)
+    player = store.lock_player(player_id)
+    if player is None:
+        raise ServiceError("not_a_player", "no such player")
+    game = store.game_for_move(player.game_id)
     now = timezone.now()
     if game.status == GameStatus.FINISHED or (
         game.mode == GameMode.RACE and game.status != GameStatus.RUNNING
@@ -221,20 +223,11 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     player.snapshot = encode(game.width, game.height, sweep.state)
     player.revealed, player.flags, player.clicks = sweep.revealed, sweep.flags, sweep.clicks
     player.last_move_at = now
-    MoveRecord.objects.create(
-        game=game, player=player, seq=player.moves_count, action=move.action,
-        x=move.x, y=move.y, t_ms=t_ms,
-    )  # fmt: skip
     done = sweep.status is not SweepStatus.PLAYING
     if done:
         won = sweep.status is SweepStatus.WON
         _finish_player(player, PlayerStatus.WON if won else PlayerStatus.LOST, t_ms, now)
-    player.save(
-        update_fields=[
-            "moves_count", "snapshot", "revealed", "flags", "clicks", "last_move_at",
-            "status", "time_ms", "finished_at",
-        ]
-    )  # fmt: skip
+    store.record_move(player, move, t_ms, now)
     cells = {
         "player": player.id,
         "seq": player.moves_count,
@@ -259,6 +252,7 @@ def _start_solo(game: Game, move: Move, now: datetime) -> Event:
     game.status = GameStatus.RUNNING
     game.started_at = now
     game.save(update_fields=["safe_x", "safe_y", "bbbv", "status", "started_at"])
+    transaction.on_commit(lambda: store.remember_running(game))
     return to_everyone(
         game, "started", {"started_at": iso(now), "start": [move.x, move.y], "now": iso(now)}
     )

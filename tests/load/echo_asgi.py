@@ -1,8 +1,8 @@
 """The ceiling for the load benchmark: a bare Channels echo speaking just enough of the protocol.
 
 No game logic and no database: `hello` is welcomed, `ready` starts at once, every move is
-answered with an empty `cells` frame and group_sent to the game's spectators, exactly the
-fan-out the real server does for a race. Served by Daphne on the same channel layer.
+answered with an empty `cells` frame and group_sent once to everyone in the race (racers and
+spectators), the same fan-out the real server does. Served by Daphne on the same layer.
 """
 
 import os
@@ -34,8 +34,8 @@ class EchoConsumer(AsyncWebsocketConsumer):
         kind, re = message.get("type"), message.get("id")
         if kind == "hello":
             self.player = message.get("name")
-            if message.get("role") == "spectator":
-                await self.channel_layer.group_add(f"echo.{self.game_id}", self.channel_name)
+            # Racers and spectators alike: the real server fans a move out to the whole race.
+            await self.channel_layer.group_add(f"echo.{self.game_id}", self.channel_name)
             await self.reply({"type": "welcome", "you": self.player, "boards": {}}, re)
         elif kind == "ready":
             await self.reply({"type": "ready"}, re)
@@ -54,7 +54,8 @@ class EchoConsumer(AsyncWebsocketConsumer):
             )
 
     async def echo_event(self, event: dict) -> None:
-        await self.send(text_data=json.dumps(event["frame"]))
+        if event["frame"]["player"] != self.player:  # the mover has its answer already
+            await self.send(text_data=json.dumps(event["frame"]))
 
     async def reply(self, frame: dict, re) -> None:
         if re is not None:

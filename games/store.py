@@ -1,0 +1,79 @@
+"""The hot path of a move, in plain SQL: one locked read, one insert, one update.
+
+A move is the one write that happens hundreds of times a second, and building its three
+statements through the ORM compiler cost more than running them (docs/benchmarks.md). The
+SQL here is portable (PostgreSQL and SQLite); everything else stays in the ORM.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from datetime import datetime
+
+from django.db import connection
+
+from games.engine import Move
+from games.models import Game, GameStatus, Player
+from games.models import Move as MoveRecord
+
+_PLAYER = Player._meta
+_MOVE = MoveRecord._meta
+_PLAYER_COLUMNS = [f.column for f in _PLAYER.concrete_fields]
+_SELECT_PLAYER = (
+    f"SELECT {', '.join(_PLAYER_COLUMNS)} FROM {_PLAYER.db_table} WHERE {_PLAYER.pk.column} = %s"
+)
+_INSERT_MOVE = (
+    f"INSERT INTO {_MOVE.db_table} (game_id, player_id, seq, action, x, y, t_ms, created_at) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+_UPDATE_PLAYER = (
+    f"UPDATE {_PLAYER.db_table} SET moves_count = %s, snapshot = %s, revealed = %s, flags = %s, "
+    "clicks = %s, last_move_at = %s, status = %s, time_ms = %s, finished_at = %s WHERE id = %s"
+)
+
+# Facts of running games, which do not change until the game ends (and a move of a game that
+# has ended is refused by the player's own final status, read under the lock).
+_RUNNING: OrderedDict[str, Game] = OrderedDict()
+_RUNNING_MAX = 4096
+
+
+def lock_player(player_id: str) -> Player | None:
+    """The player's row, locked until the transaction ends (SQLite locks the whole file)."""
+    sql = _SELECT_PLAYER + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    rows = list(Player.objects.raw(sql, [player_id]))
+    return rows[0] if rows else None
+
+
+def game_for_move(game_id: str) -> Game:
+    """The game a move belongs to: from this process's cache once it runs, else from the table."""
+    game = _RUNNING.get(game_id)
+    if game is not None:
+        _RUNNING.move_to_end(game_id)
+        return game
+    game = Game.objects.get(pk=game_id)
+    if game.status == GameStatus.RUNNING and game.safe_cell is not None:
+        remember_running(game)
+    return game
+
+
+def remember_running(game: Game) -> None:
+    _RUNNING[game.id] = game
+    while len(_RUNNING) > _RUNNING_MAX:
+        _RUNNING.popitem(last=False)
+
+
+def record_move(player: Player, move: Move, t_ms: int, now: datetime) -> None:
+    """Append the move to the log and save the player's new state (its fields already set)."""
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _INSERT_MOVE,
+            [player.game_id, player.id, player.moves_count, move.action, move.x, move.y, t_ms,
+             adapt(now)],
+        )  # fmt: skip
+        cursor.execute(
+            _UPDATE_PLAYER,
+            [player.moves_count, player.snapshot, player.revealed, player.flags, player.clicks,
+             adapt(player.last_move_at), player.status, player.time_ms,
+             adapt(player.finished_at), player.id],
+        )  # fmt: skip
