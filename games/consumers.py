@@ -11,6 +11,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -65,6 +66,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
         await self.accept()
         clock.ensure_reaper()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Run the handler of an ASGI or layer message, without Channels' per-message
+        close_old_connections(): that is a hop to the shared sync thread for every frame and
+        every layer event (most of a worker's time under load, docs/benchmarks.md), and our
+        database calls already close stale connections on their own thread (database_sync_to_async).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
