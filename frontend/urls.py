@@ -1,8 +1,17 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
 from frontend import views
 
+GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
+
 urlpatterns = [
     path("", views.lobby, name="lobby"),
-    re_path(r"^games/(?P<game_id>[A-Za-z0-9_-]{1,32})/$", views.game, name="game"),
+    re_path(rf"^games/{GAME_ID}/$", views.game, name="game"),
+    re_path(rf"^games/{GAME_ID}/replay/$", views.replay, name="replay"),
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
+    re_path(r"^players/(?P<name>[^/]{1,64})/$", views.player, name="player"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -1,8 +1,13 @@
-"""The pages: a lobby and a game page. Both are static shells; the game state comes over the
-WebSocket from the server, never from the template."""
+"""The pages. Game pages are static shells: the state comes over the WebSocket from the
+server, never from the template. Account pages are plain Django forms (sessions, CSRF)."""
 
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from games.engine.presets import PRESETS
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -11,3 +16,26 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "frontend/game.html", {"game_id": game_id})
+
+
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    return render(request, "frontend/replay.html", {"game_id": game_id})
+
+
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/leaderboards.html", {"presets": list(PRESETS)})
+
+
+def player(request: HttpRequest, name: str) -> HttpResponse:
+    return render(request, "frontend/player.html", {"name": name})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account (Django's password validation) and log it in."""
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("lobby")
+    return render(request, "registration/signup.html", {"form": form})

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from games import selectors, services
+from games import leaderboards, selectors, services
 from games.errors import ServiceError
 from games.publish import publish
 from games.validation import game_spec
@@ -123,6 +123,18 @@ def advance_clock(game_id: str) -> None:
 @api_view("GET")
 def game_moves(request: HttpRequest, game_id: str) -> JsonResponse:
     return JsonResponse({"moves": selectors.game_moves(game_id)})
+
+
+@api_view("GET")
+def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
+    period = request.GET.get("period") or "all"
+    ranking = request.GET.get("ranking") or "time"
+    return JsonResponse(leaderboards.leaderboard(preset, period, ranking))
+
+
+@api_view("GET")
+def player(request: HttpRequest, name: str) -> JsonResponse:
+    return JsonResponse(leaderboards.player_page(name))
 
 
 @api_view("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")

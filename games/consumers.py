@@ -148,8 +148,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             token = message["token"]
             player = await db(services.player_resume)(game_id=self.game_id, token=token)
             player_id = player.id
-        elif message.get("name") is not None:
-            joined = await db(services.player_join)(game_id=self.game_id, name=message["name"])
+        elif message.get("name") is not None or self.logged_in():
+            joined = await db(services.player_join)(
+                game_id=self.game_id, name=message.get("name"), user=self.scope.get("user")
+            )
             player_id, token, events = joined.player.id, joined.token, joined.events
         else:
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
@@ -169,6 +171,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.deliver(events)
         if role == "spectator":
             await spectating.spectator_arrived(self.game_id)
+
+    def logged_in(self) -> bool:
+        user = self.scope.get("user")
+        return user is not None and user.is_authenticated
 
     async def join_groups(self) -> None:
         """One group per game: every event is published once and each connection takes its

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 
 
@@ -82,6 +83,10 @@ class Player(models.Model):
     name = models.CharField(max_length=64)
     name_key = models.CharField(max_length=256)  # name.casefold(): unique within a game
     token_hash = models.CharField(max_length=64, unique=True)  # SHA-256 of the resume token
+    # The account a logged-in player plays under (its username is the name); null for guests.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
     status = models.CharField(
         max_length=16, choices=PlayerStatus.choices, default=PlayerStatus.JOINED
     )
@@ -125,3 +130,63 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}#{self.seq} {self.action} ({self.x}, {self.y})"
+
+
+class Score(models.Model):
+    """One player's result in a finished ranked game, written when the player finishes."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scores")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="score")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    name = models.CharField(max_length=64)
+    name_key = models.CharField(max_length=256)  # name.casefold(): one leaderboard row per name
+    preset = models.CharField(max_length=16)
+    mode = models.CharField(max_length=8, choices=GameMode.choices)
+    status = models.CharField(max_length=16, choices=PlayerStatus.choices)
+    time_ms = models.PositiveIntegerField(null=True, blank=True)
+    bbbv = models.PositiveIntegerField()
+    bbbv_per_s = models.FloatField(null=True, blank=True)
+    clicks = models.PositiveIntegerField()
+    efficiency = models.FloatField(null=True, blank=True)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            # leaderboards of a period: the won scores of a preset since a moment
+            models.Index(fields=["preset", "status", "finished_at"], name="score_period"),
+            # a player's page: their scores, newest first
+            models.Index(fields=["name_key", "-finished_at"], name="score_by_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.preset} {self.status} {self.time_ms} ms"
+
+
+class BestKind(models.TextChoices):
+    TIME = "time"
+    BBBV_PER_S = "bbbv_per_s"
+
+
+class PersonalBest(models.Model):
+    """The best won score of each name per preset and ranking: the all-time leaderboards read
+    this table (one row per name, already in order) instead of grouping a million scores."""
+
+    preset = models.CharField(max_length=16)
+    kind = models.CharField(max_length=16, choices=BestKind.choices)
+    name_key = models.CharField(max_length=256)
+    score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
+    sort_value = models.FloatField()  # lower is better: time_ms, or -bbbv_per_s
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["preset", "kind", "name_key"], name="one_best_per_name")
+        ]
+        indexes = [
+            models.Index(fields=["preset", "kind", "sort_value", "finished_at"], name="best_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.preset} {self.kind} {self.name_key}: {self.sort_value}"

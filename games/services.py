@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -30,6 +31,7 @@ from games.models import (
     Player,
     PlayerStatus,
 )
+from games.scores import score_record
 from games.timefmt import elapsed_ms, iso
 from games.validation import GameSpec, player_name
 
@@ -75,9 +77,15 @@ class Joined:
 
 
 @transaction.atomic
-def player_join(*, game_id: str, name: Any) -> Joined:
-    """Join a game as a new player under a name unique in the game (races: lobby only)."""
-    name = player_name(name)
+def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
+    """Join a game as a new player under a name unique in the game (races: lobby only).
+
+    A logged-in user plays under its username; a guest may not take a registered username.
+    """
+    user = user if user is not None and user.is_authenticated else None
+    name = user.get_username() if user is not None else player_name(name)
+    if user is None and get_user_model().objects.filter(username__iexact=name).exists():
+        raise ServiceError("name_taken", "that name belongs to a registered player: log in")
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game")
@@ -98,6 +106,7 @@ def player_join(*, game_id: str, name: Any) -> Joined:
                 name=name,
                 name_key=name.casefold(),
                 token_hash=hash_token(token),
+                user=user,
                 status=PlayerStatus.PLAYING if game.mode == GameMode.SOLO else PlayerStatus.JOINED,
             )
     except IntegrityError:
@@ -177,6 +186,7 @@ def player_resign(*, player_id: str) -> list[Event]:
     now = timezone.now()
     _finish_player(player, PlayerStatus.DNF, None, now)
     player.save(update_fields=["status", "time_ms", "finished_at"])
+    score_record(game=game, player=player)
     return [_finished_event(game, player), *_finish_game_if_done(game, now)]
 
 
@@ -228,6 +238,8 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
         won = sweep.status is SweepStatus.WON
         _finish_player(player, PlayerStatus.WON if won else PlayerStatus.LOST, t_ms, now)
     store.record_move(player, move, t_ms, now)
+    if done:
+        score_record(game=game, player=player)
     cells = {
         "player": player.id,
         "seq": player.moves_count,
@@ -317,6 +329,7 @@ def game_tick(*, game_id: str) -> list[Event]:
             if p.status not in FINAL_PLAYER_STATUSES:
                 _finish_player(p, PlayerStatus.DNF, None, now)
                 p.save(update_fields=["status", "time_ms", "finished_at"])
+                score_record(game=game, player=p)
                 events.append(_finished_event(game, p))
         return events + _finish_game_if_done(game, now)
     return []

@@ -1,0 +1,73 @@
+"""Moderation: games with their players and move log, scores that can be removed."""
+
+from django.contrib import admin
+
+from games.models import Game, Move, Player, Score
+from games.scores import score_remove
+
+
+class PlayerInline(admin.TabularInline):
+    model = Player
+    fields = ("name", "status", "revealed", "flags", "clicks", "time_ms", "user")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    fields = ("player", "seq", "action", "x", "y", "t_ms", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ("id",)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "mode", "preset", "width", "height", "mines", "status", "ranked",
+                    "created_at")  # fmt: skip
+    list_filter = ("mode", "preset", "status", "ranked")
+    search_fields = ("id", "players__name")
+    readonly_fields = ("seed", "seed_commitment", "safe_x", "safe_y", "bbbv", "created_at",
+                       "starts_at", "started_at", "finished_at")  # fmt: skip
+    inlines = [PlayerInline, MoveInline]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "status", "revealed", "clicks", "time_ms", "user", "joined_at")
+    list_filter = ("status", "game__mode", "game__preset")
+    search_fields = ("name", "game__id", "user__username")
+    exclude = ("token_hash", "snapshot")
+    raw_id_fields = ("game", "user")
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ("game", "player", "seq", "action", "x", "y", "t_ms", "created_at")
+    list_filter = ("action",)
+    search_fields = ("game__id", "player__name")
+    raw_id_fields = ("game", "player")
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # the move log is append-only
+
+
+@admin.register(Score)
+class ScoreAdmin(admin.ModelAdmin):
+    list_display = ("name", "preset", "mode", "status", "time_ms", "bbbv_per_s", "clicks",
+                    "user", "finished_at")  # fmt: skip
+    list_filter = ("preset", "status", "mode")
+    search_fields = ("name", "game__id")
+    raw_id_fields = ("game", "player", "user")
+
+    # Deleting (one, or "delete selected") goes through the service, so bests are recomputed.
+    def delete_model(self, request, obj) -> None:
+        score_remove(score_id=obj.pk)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for score_id in queryset.values_list("id", flat=True):
+            score_remove(score_id=score_id)

@@ -1,0 +1,116 @@
+"""Leaderboards (PROTOCOL.md section 3) and a player's page: reads over scores and bests."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from games.engine.presets import PRESETS
+from games.errors import ServiceError
+from games.models import BestKind, PersonalBest, PlayerStatus, Score
+from games.timefmt import iso
+
+PERIODS = {"all": None, "week": timedelta(days=7), "day": timedelta(hours=24)}
+RANKINGS = {BestKind.TIME: ("time_ms",), BestKind.BBBV_PER_S: ("-bbbv_per_s",)}
+LIMIT = 100
+
+
+def entry(rank: int, score: Score) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "name": score.name,
+        "time_ms": score.time_ms,
+        "bbbv": score.bbbv,
+        "bbbv_per_s": score.bbbv_per_s,
+        "efficiency": score.efficiency,
+        "game": score.game_id,
+        "finished_at": iso(score.finished_at),
+        "verified": score.user_id is not None,
+    }
+
+
+def leaderboard(preset: str, period: str = "all", ranking: str = "time") -> dict[str, Any]:
+    """The best won ranked game of each name, best first, ties by earlier finish, at most 100."""
+    if preset not in PRESETS:
+        raise ServiceError("not_found", "no such preset")
+    if period not in PERIODS:
+        raise ServiceError("invalid", "period must be all, week or day", "period")
+    if ranking not in RANKINGS:
+        raise ServiceError("invalid", "ranking must be time or bbbv_per_s", "ranking")
+    if PERIODS[period] is None:
+        scores = _all_time(preset, ranking)
+    else:
+        scores = _since(preset, ranking, timezone.now() - PERIODS[period])
+    return {
+        "preset": preset,
+        "period": period,
+        "ranking": ranking,
+        "entries": [entry(rank, s) for rank, s in enumerate(scores, start=1)],
+    }
+
+
+def _all_time(preset: str, ranking: str) -> list[Score]:
+    """One row per name is kept in PersonalBest, already sortable by an index."""
+    bests = (
+        PersonalBest.objects.filter(preset=preset, kind=ranking)
+        .select_related("score")
+        .order_by("sort_value", "finished_at")[:LIMIT]
+    )
+    return [best.score for best in bests]
+
+
+def _since(preset: str, ranking: str, since) -> list[Score]:
+    """Within a period: the won scores since `since` (an index range), best per name first."""
+    (order,) = RANKINGS[ranking]
+    field = order.lstrip("-")
+    order_by = [F(field).desc() if order.startswith("-") else F(field).asc(), F("finished_at")]
+    ranked = (
+        Score.objects.filter(
+            preset=preset,
+            status=PlayerStatus.WON,
+            finished_at__gte=since,
+            **{f"{field}__isnull": False},
+        )
+        .annotate(place=Window(RowNumber(), partition_by=[F("name_key")], order_by=order_by))
+        .filter(place=1)
+        .order_by(order, "finished_at")
+    )
+    return list(ranked[:LIMIT])
+
+
+def player_page(name: str) -> dict[str, Any]:
+    """A name's personal bests per preset and its recent ranked games."""
+    key = name.casefold()
+    recent = list(Score.objects.filter(name_key=key).order_by("-finished_at")[:20])
+    bests = {
+        (b.preset, b.kind): b.score
+        for b in PersonalBest.objects.filter(name_key=key).select_related("score")
+    }
+    if not recent and not bests:
+        raise ServiceError("not_found", "no ranked games under that name")
+    display = recent[0].name if recent else next(iter(bests.values())).name
+    return {
+        "name": display,
+        "verified": any(s.user_id is not None for s in recent),
+        "bests": {
+            preset: {
+                str(kind): entry(0, bests[(preset, kind)]) if (preset, kind) in bests else None
+                for kind in BestKind
+            }
+            for preset in PRESETS
+        },
+        "recent": [
+            {
+                **entry(0, s),
+                "status": s.status,
+                "preset": s.preset,
+                "mode": s.mode,
+                "clicks": s.clicks,
+            }
+            for s in recent
+        ],
+    }

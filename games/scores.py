@@ -1,0 +1,81 @@
+"""Scores of ranked games and the personal bests the all-time leaderboards read.
+
+A score is written in the transaction that finishes its player; a won score may improve the
+name's personal bests (by time and by 3BV/s). Removing a score (moderation) recomputes them.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.engine.statistics import bbbv_per_s, efficiency
+from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Score
+
+
+def score_record(*, game: Game, player: Player) -> Score | None:
+    """Write the finished player's score if the game is ranked (a preset, no chosen seed)."""
+    if not game.ranked or not game.preset or game.bbbv is None:
+        return None
+    won = player.status == PlayerStatus.WON
+    score = Score.objects.create(
+        game=game,
+        player=player,
+        user_id=player.user_id,
+        name=player.name,
+        name_key=player.name_key,
+        preset=game.preset,
+        mode=game.mode,
+        status=player.status,
+        time_ms=player.time_ms if won else None,
+        bbbv=game.bbbv,
+        bbbv_per_s=bbbv_per_s(game.bbbv, player.time_ms) if won else None,
+        clicks=player.clicks,
+        efficiency=efficiency(game.bbbv, player.clicks) if won else None,
+        finished_at=player.finished_at,
+    )
+    if won:
+        for kind in BestKind:
+            _offer_best(score, kind)
+    return score
+
+
+def _sort_value(score: Score, kind: str) -> float | None:
+    if kind == BestKind.TIME:
+        return score.time_ms
+    return None if score.bbbv_per_s is None else -score.bbbv_per_s
+
+
+def _offer_best(score: Score, kind: str) -> None:
+    """Make `score` the name's best of this kind if it beats the current one (or there is none)."""
+    value = _sort_value(score, kind)
+    if value is None:
+        return
+    best, created = PersonalBest.objects.get_or_create(
+        preset=score.preset,
+        kind=kind,
+        name_key=score.name_key,
+        defaults={"score": score, "sort_value": value, "finished_at": score.finished_at},
+    )
+    if created:
+        return
+    best = PersonalBest.objects.select_for_update().get(pk=best.pk)
+    if (value, score.finished_at) < (best.sort_value, best.finished_at):
+        best.score, best.sort_value, best.finished_at = score, value, score.finished_at
+        best.save(update_fields=["score", "sort_value", "finished_at"])
+
+
+@transaction.atomic
+def score_remove(*, score_id: int) -> None:
+    """Delete a score (moderation) and recompute the personal bests it may have held."""
+    score = Score.objects.select_for_update().filter(pk=score_id).first()
+    if score is None:
+        return
+    preset, name_key = score.preset, score.name_key
+    score.delete()  # cascades to the bests that pointed at it
+    remaining = Score.objects.filter(preset=preset, name_key=name_key, status=PlayerStatus.WON)
+    for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):
+        if PersonalBest.objects.filter(preset=preset, kind=kind, name_key=name_key).exists():
+            continue
+        best = remaining.exclude(**{order.lstrip("-"): None}).order_by(order, "finished_at").first()
+        if best is not None:
+            _offer_best(best, kind)
