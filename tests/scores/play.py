@@ -19,8 +19,8 @@ def play_solo(preset: str = "beginner", name: str = "alice", win: bool = True, u
     game = services.game_create(spec=game_spec(body or {"preset": preset}))
     player = services.player_join(game_id=game.id, name=name, user=user).player
     cx, cy = game.width // 2, game.height // 2
-    opened = {(x, y) for x, y, _ in
-              services.move_apply(player_id=player.id, move=Reveal(cx, cy)).cells["cells"]}  # fmt: skip
+    first = services.move_apply(player_id=player.id, move=Reveal(cx, cy))
+    opened = {(x, y) for x, y, _ in first.cells["cells"]}
     game.refresh_from_db()
     board = generate_board(game.width, game.height, game.mines, game.seed, (cx, cy))
     for index in range(board.size):
@@ -35,8 +35,10 @@ def play_solo(preset: str = "beginner", name: str = "alice", win: bool = True, u
     return game
 
 
-def fake_finish(name: str, time_ms: int | None, finished_at: datetime | None = None,
-                preset: str = "beginner", bbbv: int = 20, user=None, ranked: bool = True):  # fmt: skip
+def fake_finish(
+    name: str, time_ms: int | None, finished_at: datetime | None = None,
+    preset: str = "beginner", bbbv: int = 20, user=None, ranked: bool = True,
+):  # fmt: skip
     """A finished ranked game row with one player, scored by the real score_record()."""
     game = Game.objects.create(
         mode="solo", preset=preset, width=9, height=9, mines=10, ranked=ranked, seed="x",

@@ -38,9 +38,10 @@ def test_periods(client):
     fake_finish("week", 6_000, now - timedelta(days=3))
     fake_finish("today", 7_000, now - timedelta(hours=2))
     fake_finish("old", 9_000, now - timedelta(hours=1))  # old's best today is slower
-    names = lambda period: [
-        (e["name"], e["time_ms"]) for e in board(client, period=period)["entries"]
-    ]  # noqa: E731
+
+    def names(period):
+        return [(e["name"], e["time_ms"]) for e in board(client, period=period)["entries"]]
+
     assert names("all") == [("old", 5_000), ("week", 6_000), ("today", 7_000)]
     assert names("week") == [("week", 6_000), ("today", 7_000), ("old", 9_000)]
     assert names("day") == [("today", 7_000), ("old", 9_000)]
