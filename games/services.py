@@ -303,6 +303,8 @@ def game_tick(*, game_id: str) -> list[Event]:
     Idempotent: any number of workers and timers may call it; the row locks let one win.
     """
     now = timezone.now()
+    if not _clock_due(Game.objects.filter(pk=game_id).first(), now):
+        return []  # the common case (every API read asks): no lock, no write
     players = list(
         Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
     )
@@ -333,6 +335,16 @@ def game_tick(*, game_id: str) -> list[Event]:
                 events.append(_finished_event(game, p))
         return events + _finish_game_if_done(game, now)
     return []
+
+
+def _clock_due(game: Game | None, now: datetime) -> bool:
+    """True when the clock has something to do for this game (read without a lock)."""
+    if game is None or game.mode != GameMode.RACE:
+        return False
+    if game.status == GameStatus.COUNTDOWN:
+        return game.starts_at is not None and now >= game.starts_at
+    deadline = race_deadline(game)
+    return game.status == GameStatus.RUNNING and deadline is not None and now >= deadline
 
 
 def overdue_games(now: datetime | None = None) -> list[str]:
