@@ -1,16 +1,21 @@
-// The solo game page: one player's board, drawn only from what the server sends. The server
-// speaks of one board per player id (`boards` in `welcome`, `player` in `cells`); this page
-// draws the "focus" player's: this browser's own, or the player's when spectating.
-import { ApiError, sameSettings, startGame } from "./api.js";
+// The game page: joins the game over its WebSocket and draws only what the server sends.
+// The server speaks of one board per player id (`boards` in `welcome`, `player` in `cells`);
+// this page draws the "focus" player's: this browser's own, or the first player's when
+// spectating. A race view can draw more boards from the same messages.
+import { ApiError, getGame, sameSettings, startGame } from "./api.js";
 import { attachBoardInput } from "./board-input.js";
 import { BoardView, describeState, stateOfWire } from "./board-view.js";
-import { GameTimer } from "./clock.js";
-import { describeGame } from "./format.js";
+import { GameTimer, ServerClock } from "./clock.js";
 import { Hud } from "./hud.js";
-import { setConnection, showMessage, showSocketStatus } from "./page-status.js";
 import { ResultPanel } from "./result-panel.js";
-import { GameSession } from "./session.js";
+import { GameSocket, gameSocketUrl } from "./socket.js";
+import { defaultNickname, getNickname, getToken, setToken } from "./storage.js";
 
+const PRESET_NAMES = { beginner: "Beginner", intermediate: "Intermediate", expert: "Expert" };
+// Answers to a hello that mean "you cannot play here": watch instead.
+const SPECTATE_ON = new Set(["game_full", "bad_token", "not_running"]);
+
+const gameId = document.body.dataset.gameId;
 const boardElement = document.getElementById("board");
 const view = new BoardView(boardElement, document.getElementById("board-scroll"));
 const hud = new Hud({
@@ -19,16 +24,20 @@ const hud = new Hud({
   face: document.getElementById("face"),
 });
 const resultPanel = new ResultPanel(document.getElementById("result"));
+const connection = document.getElementById("connection");
 const gameInfo = document.getElementById("game-info");
+const messageElement = document.getElementById("message");
 const cursorInfo = document.getElementById("cursor-info");
-let session = null;
-let timer = null;
+const clock = new ServerClock();
+const timer = new GameTimer(clock, (ms) => hud.setElapsed(ms));
 
 const state = {
   game: null, // public state, kept current from the events
   role: null,
   you: null,
   focus: null, // player id whose board is drawn
+  hello: { role: "player" }, // what the next connection says first
+  helloId: null,
   welcomed: false,
 };
 
@@ -47,10 +56,30 @@ function playable() {
   );
 }
 
+let messageTimer = null;
+function showMessage(text, sticky = false) {
+  clearTimeout(messageTimer);
+  messageElement.textContent = text;
+  messageElement.hidden = !text;
+  if (text && !sticky) messageTimer = setTimeout(() => showMessage(""), 4000);
+}
+
+function setConnection(kind, text) {
+  connection.dataset.state = kind;
+  connection.textContent = text;
+}
+
 function connectionText() {
   if (state.role === "spectator") return ["spectating", "spectating"];
   const player = focusPlayer();
   return ["connected", player ? `playing as ${player.name}` : "connected"];
+}
+
+function describeGame(game) {
+  const kind = game.preset ? PRESET_NAMES[game.preset] ?? game.preset : "Custom";
+  const parts = [kind, `${game.width}×${game.height}`, `${game.mines} mines`];
+  if (!game.ranked) parts.push("unranked");
+  return parts.join(" · ");
 }
 
 function updateMinesLeft() {
@@ -102,8 +131,14 @@ function showGameOver({ results, seed, mine_cells: mineCells }) {
 
 const handlers = {
   welcome(message) {
+    if (message.now) clock.sync(message.now);
+    socket.markHealthy();
     state.role = message.role;
     state.you = message.you ?? null;
+    if (message.token) {
+      setToken(gameId, message.token);
+      state.hello = { role: "player", token: message.token }; // reconnections resume
+    }
     state.game = message.game;
     state.focus = state.you ?? state.game.players?.[0]?.id ?? null;
     const game = state.game;
@@ -134,6 +169,7 @@ const handlers = {
   },
 
   started(message) {
+    if (message.now) clock.sync(message.now);
     if (!state.game) return;
     const { started_at: startedAt, start } = message;
     Object.assign(state.game, { status: "running", started_at: startedAt, start });
@@ -177,17 +213,53 @@ const handlers = {
   },
 
   error(message) {
+    if (message.re !== null && message.re === state.helloId) return helloFailed(message);
     if (message.code === "too_fast") return showMessage("Slow down: too many moves at once.");
     if (message.code === "not_running" && state.game?.status === "finished") return;
     showMessage(message.message || message.code);
   },
 };
 
+/** The server refused this connection's hello: rejoin as something it accepts. */
+function helloFailed(error) {
+  if (state.hello.token && error.code === "bad_token") setToken(gameId, null);
+  if (error.code === "bad_name" || error.code === "name_taken") {
+    state.hello = { role: "player", name: defaultNickname() };
+  } else if (SPECTATE_ON.has(error.code) || state.hello.role === "player") {
+    state.hello = { role: "spectator" };
+  } else {
+    setConnection("error", "cannot join");
+    showMessage(error.message || error.code, true);
+    return;
+  }
+  socket.reopen();
+}
+
+function sayHello() {
+  if (state.hello.role === "player" && !state.hello.name) {
+    const token = getToken(gameId);
+    state.hello = token ? { role: "player", token } : { role: "player", name: getNickname() };
+  }
+  state.helloId = socket.send({ type: "hello", ...state.hello });
+}
+
+const socket = new GameSocket(gameSocketUrl(gameId), {
+  onOpen: sayHello,
+  onMessage(message) {
+    handlers[message.type]?.(message);
+  },
+  onStatus(status) {
+    if (status === "open") return; // the welcome tells who we are
+    if (status === "reconnecting") setConnection("reconnecting", "reconnecting…");
+    else if (status === "connecting") setConnection("connecting", "connecting…");
+  },
+});
+
 // ---- input -----------------------------------------------------------------------------------
 
 function move(type, x, y) {
   if (!playable()) return;
-  if (session.send({ type, x, y }) === null) showMessage("Not connected: reconnecting…");
+  if (socket.send({ type, x, y }) === null) showMessage("Not connected: reconnecting…");
 }
 
 let creating = false;
@@ -223,18 +295,18 @@ window.addEventListener("pageshow", () => {
 
 // ---- start -----------------------------------------------------------------------------------
 
-/** Take over the page for game `gameId` (its public state already fetched) and connect. */
-export function start(gameId) {
-  session = new GameSession(gameId, {
-    onMessage(message) {
-      handlers[message.type]?.(message);
-    },
-    onStatus: showSocketStatus,
-    onRefused(error) {
-      setConnection("error", "cannot join");
-      showMessage(error.message || error.code, true);
-    },
-  });
-  timer = new GameTimer(session.clock, (ms) => hud.setElapsed(ms));
-  session.connect();
+async function start() {
+  try {
+    await getGame(gameId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      setConnection("error", "not found");
+      showMessage("There is no such game.", true);
+      return;
+    }
+    // Anything else: the socket will tell.
+  }
+  socket.connect();
 }
+
+start();
