@@ -5,6 +5,7 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games.engine.presets import PRESETS
@@ -34,8 +35,13 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account (Django's password validation) and log it in."""
     form = UserCreationForm(request.POST or None)
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = ""
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect("lobby")
-    return render(request, "registration/signup.html", {"form": form})
+        return redirect(next_url or "lobby")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
