@@ -58,11 +58,21 @@ export function getGame(gameId) {
   return request("GET", `/api/games/${encodeURIComponent(gameId)}/`);
 }
 
-/** The creation body that repeats a game's settings: same preset or size, never its seed. */
+/** GET /api/games/?status=lobby: the races waiting for players, newest first. */
+export async function openRaces() {
+  const answer = await request("GET", "/api/games/?status=lobby");
+  return answer.games ?? [];
+}
+
+/**
+ * The creation body that repeats a game's settings: same preset or size (and a race's
+ * player limit), never its seed.
+ */
 export function sameSettings(game) {
   const body = { mode: game.mode || "solo" };
   if (game.preset) body.preset = game.preset;
   else Object.assign(body, { width: game.width, height: game.height, mines: game.mines });
+  if (body.mode === "race" && game.max_players) body.max_players = game.max_players;
   return body;
 }
 

@@ -1,6 +1,7 @@
 // The board's DOM: one element per cell, built once per `welcome`, then only changed cells are
 // touched. Each cell carries data-x, data-y and data-state (the stable contract the browser
-// tests read): hidden, flag, 0..8, mine, exploded, wrongflag.
+// tests read): hidden, flag, 0..8, mine, exploded, wrongflag. A race's start cell carries
+// data-start="1" until it is revealed. Several views may share a page: nothing here uses ids.
 
 const MIN_CELL_PX = 20;
 // Expert (30x16) gets 28-32 px on a 1366x768 laptop, with room for the results beside it;
@@ -8,6 +9,7 @@ const MIN_CELL_PX = 20;
 const MAX_CELL_PX = 32;
 const MAX_SMALL_BOARD_CELL_PX = 40;
 const SMALL_BOARD_COLUMNS = 16;
+const WIDE_PAGE_PX = 900; // narrower pages put side panels below the board
 
 /** The DOM state of a cell value from the wire: 0..8, "F", "H" or "X". */
 export function stateOfWire(value) {
@@ -28,15 +30,24 @@ export function describeState(state) {
 }
 
 export class BoardView {
-  constructor(element, scroller) {
+  /**
+   * element: the grid; scroller: its scrolling frame. autoFit: size the cells to the viewport
+   * (one board on the page), keeping `beside` pixels free for a side panel on wide screens;
+   * otherwise the owner calls setCellSize().
+   */
+  constructor(element, scroller, { autoFit = true, beside = 0 } = {}) {
     this.element = element;
     this.scroller = scroller;
+    this.autoFit = autoFit;
+    this.beside = beside;
+    this.start = null;
     this.width = 0;
     this.height = 0;
     this.cells = [];
     this.cursor = { x: 0, y: 0 };
     this.pressed = null;
     this.onCursor = () => {};
+    if (!autoFit) return;
     let fitQueued = false;
     window.addEventListener("resize", () => {
       if (fitQueued) return;
@@ -66,6 +77,7 @@ export class BoardView {
     }
     this.cells = cells;
     this.pressed = null;
+    this.start = null;
     this.element.style.setProperty("--cols", width);
     this.element.setAttribute("aria-label", `Minefield, ${width} by ${height}`);
     this.element.replaceChildren(fragment);
@@ -93,6 +105,22 @@ export class BoardView {
     if (cell.dataset.state === state) return;
     cell.dataset.state = state;
     cell.textContent = isNumberState(state) ? state : "";
+    if (state !== "hidden" && state !== "flag") delete cell.dataset.start;
+  }
+
+  /** Mark the race's start cell (all must reveal it first) while it is still closed. */
+  markStart(x, y) {
+    if (!this.has(x, y)) return;
+    if (this.start) delete this.start.dataset.start;
+    const cell = this.cellElement(x, y);
+    const { state } = cell.dataset;
+    this.start = cell;
+    if (state === "hidden" || state === "flag") cell.dataset.start = "1";
+  }
+
+  /** Cells of `px` pixels, for boards laid out by their owner (autoFit off). */
+  setCellSize(px) {
+    this.element.style.setProperty("--cell", `${px}px`);
   }
 
   /**
@@ -155,7 +183,7 @@ export class BoardView {
    * least MIN_CELL_PX; otherwise the smallest cell, scrolling inside its frame.
    */
   fit() {
-    if (!this.width) return;
+    if (!this.width || !this.autoFit) return;
     const frame = this.scroller.parentElement;
     const main = frame.closest("main") ?? document.body;
     const sides = (element, ...edges) => {
@@ -169,7 +197,9 @@ export class BoardView {
     const boardY = sides(this.scroller, "borderTopWidth", "borderBottomWidth");
     const mainX = sides(main, "paddingLeft", "paddingRight");
     const top = this.scroller.getBoundingClientRect().top + window.scrollY;
-    const availableWidth = document.documentElement.clientWidth - mainX - frameX;
+    const pageWidth = document.documentElement.clientWidth;
+    const beside = pageWidth >= WIDE_PAGE_PX ? this.beside : 0;
+    const availableWidth = pageWidth - mainX - frameX - beside;
     const availableHeight = window.innerHeight - top - frameBottom - 16;
     const fitting = Math.floor(
       Math.min((availableWidth - boardX) / this.width, (availableHeight - boardY) / this.height),

@@ -1,5 +1,7 @@
-// The lobby page: a nickname, the three presets and a custom board form.
+// The lobby page: a nickname, the races (lobby-races.js), the three presets and a custom board
+// form.
 import { startGame } from "./api.js";
+import "./lobby-races.js";
 import { getNickname, isValidName, setNickname } from "./storage.js";
 
 const nickname = document.getElementById("nickname");

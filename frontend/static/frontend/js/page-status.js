@@ -1,0 +1,36 @@
+// The page's status lines: the connection and spectator pills in the header and the passing
+// message.
+
+const connection = document.getElementById("connection");
+const messageElement = document.getElementById("message");
+let messageTimer = null;
+
+/** kind: connecting, connected, spectating, reconnecting, error (the pill's colour). */
+export function setConnection(kind, text) {
+  connection.dataset.state = kind;
+  connection.textContent = text;
+}
+
+/** Show a message for 4 s (sticky: until replaced); "" hides it. */
+export function showMessage(text, sticky = false) {
+  clearTimeout(messageTimer);
+  messageElement.textContent = text;
+  messageElement.hidden = !text;
+  if (text && !sticky) messageTimer = setTimeout(() => showMessage(""), 4000);
+}
+
+/** What the session's socket status means for the pill (open waits for the welcome). */
+export function showSocketStatus(status) {
+  if (status === "reconnecting") setConnection("reconnecting", "reconnecting…");
+  else if (status === "connecting") setConnection("connecting", "connecting…");
+}
+
+/** The spectator pill: "3 watching" ("3" alone on a phone). */
+export function showSpectatorCount(count) {
+  const element = document.getElementById("spectator-count");
+  element.dataset.count = count;
+  element.innerHTML = `<span></span><span class="wide-only"> watching</span>`;
+  element.firstChild.textContent = count;
+  element.title = `${count} watching`;
+  element.hidden = false;
+}

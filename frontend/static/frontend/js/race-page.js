@@ -1,0 +1,296 @@
+// The race page: waiting room, countdown, race and results, for a racer (its own board with
+// full controls, beside every racer's progress: counts only, never their cells) or for a
+// spectator (every board, held back a few seconds by the server while the race runs).
+import { ApiError, sameSettings, startGame } from "./api.js";
+import { attachBoardInput } from "./board-input.js";
+import { BoardView, describeState, stateOfWire } from "./board-view.js";
+import { describeGame } from "./format.js";
+import { Hud } from "./hud.js";
+import {
+  setConnection,
+  showMessage,
+  showSocketStatus,
+  showSpectatorCount,
+} from "./page-status.js";
+import { RaceClocks } from "./race-clocks.js";
+import { Countdown } from "./race-countdown.js";
+import { LobbyPanel } from "./race-lobby.js";
+import { ownStatusLine, RacerList } from "./race-players.js";
+import { ResignControl } from "./race-resign.js";
+import { RaceResults } from "./race-results.js";
+import { SpectatorBoards } from "./race-spectate.js";
+import { FINAL, RaceState } from "./race-state.js";
+import { GameSession } from "./session.js";
+
+const SIDE_PANEL_PX = 320; // .race-side's width and the gap before it (race.css)
+const FALLBACK_NOTES = {
+  not_running: "This race has already started, so you are watching it.",
+  game_full: "This race is full, so you are watching it.",
+  finished: "This race is over: here is how it went.",
+};
+
+const $ = (id) => document.getElementById(id);
+const race = new RaceState();
+const boardElement = $("board");
+const view = new BoardView(boardElement, $("board-scroll"), { beside: SIDE_PANEL_PX });
+const hud = new Hud({ minesLeft: $("mines-left"), timer: $("timer"), face: $("face") });
+const lobby = new LobbyPanel($("race-lobby"), { ready: sendReady, leave: sendLeave });
+const racers = new RacerList($("opponents"));
+const results = new RaceResults($("race-results"), { newRace });
+const spectated = new SpectatorBoards($("spectator-boards"));
+const resign = new ResignControl($("resign-area"), sendResign);
+let session = null;
+let countdown = null;
+let clocks = null;
+let welcomed = false;
+
+// ---- drawing the state -----------------------------------------------------------------------
+
+function spectating() {
+  return race.role === "spectator";
+}
+
+function render() {
+  const { game } = race;
+  const me = race.me();
+  document.body.dataset.phase = game.status;
+  document.body.dataset.role = race.role;
+  lobby.render(race);
+  $("minefield").hidden = spectating();
+  $("race-side").hidden = spectating() && game.status !== "lobby";
+  $("race-progress").hidden = spectating() || game.status === "lobby";
+  if (!spectating()) racers.render(race);
+  else spectated.renderPlayers(race);
+  resign.render(race.canMove());
+  $("spectate-bar").hidden = !spectating();
+  $("delay-note").hidden = game.status === "finished";
+  $("race-status").textContent = ownStatusLine(game, me);
+
+  const won = me?.status === "won";
+  hud.setMinesLeft(won && game.status === "finished" ? 0 : game.mines - (me?.flags ?? 0));
+  hud.setMood(won ? "cool" : me?.status === "lost" ? "dead" : "smile");
+  boardElement.classList.toggle("over", !race.canMove());
+}
+
+function applyOwnCells(cells) {
+  for (const [x, y, value] of cells) view.set(x, y, stateOfWire(value));
+}
+
+function markStart(start) {
+  if (!start) return;
+  if (!spectating()) {
+    view.markStart(...start);
+    view.setCursor(...start, false); // Space opens it
+  }
+  spectated.markStart(...start);
+}
+
+/** The start cell on the board in view (a racer's own, or a spectator's first). */
+function startElement() {
+  return document.querySelector(".cell[data-start='1']");
+}
+
+function showEnd() {
+  const { game } = race;
+  countdown.hide();
+  if (spectating()) spectated.showMines(race);
+  else view.showMines(game.mine_cells ?? [], race.me()?.status === "won");
+  results.show(race);
+  clocks.sync(race);
+}
+
+// ---- server messages -------------------------------------------------------------------------
+
+const handlers = {
+  welcome(message) {
+    race.welcome(message);
+    if (spectating()) race.countFrom(message.boards);
+    const { game } = race;
+    $("game-info").textContent = describeGame(game);
+    document.title = `Minerace — ${describeGame(game)}`;
+    lobby.setLinks(game.page ?? window.location.pathname);
+    showSpectatorCount(game.spectators ?? 0);
+    if (spectating()) setConnection("spectating", "spectating");
+    else setConnection("connected", `racing as ${race.me()?.name ?? "?"}`);
+    if (!spectating()) {
+      view.build(game.width, game.height);
+      applyOwnCells(message.boards?.[race.you] ?? []);
+    }
+    if (spectating() && game.status !== "lobby") spectated.build(race, message.boards ?? {});
+    markStart(game.start);
+    if (game.status === "countdown") countdown.show(game.starts_at, startElement());
+    else countdown.hide();
+    clocks.reset();
+    clocks.sync(race);
+    render();
+    if (game.status === "finished") showEnd();
+    else results.hide();
+    if (!welcomed && !spectating()) boardElement.focus({ preventScroll: true });
+    welcomed = true;
+    document.body.dataset.ready = "1";
+  },
+
+  joined(message) {
+    race.joined(message);
+    render();
+  },
+
+  ready(message) {
+    race.ready(message);
+    render();
+  },
+
+  left(message) {
+    race.left(message);
+    if (message.player === race.you) {
+      session.forgetToken();
+      session.close();
+      window.location.assign("/");
+      return;
+    }
+    render();
+  },
+
+  countdown(message) {
+    race.countdown(message);
+    if (spectating()) spectated.build(race);
+    markStart(message.start);
+    countdown.show(message.starts_at, startElement());
+    render();
+  },
+
+  started(message) {
+    race.started(message);
+    if (spectating() && !spectated.has(race.players[0]?.id)) spectated.build(race);
+    markStart(message.start);
+    countdown.started();
+    clocks.sync(race);
+    render();
+  },
+
+  cells(message) {
+    race.moved(message);
+    if (spectating()) spectated.apply(message);
+    else if (message.player === race.you) applyOwnCells(message.cells);
+    clocks.sync(race);
+    render();
+  },
+
+  progress(message) {
+    race.moved(message);
+    render();
+  },
+
+  finished(message) {
+    race.finished(message);
+    clocks.sync(race);
+    render();
+  },
+
+  game_over(message) {
+    race.gameOver(message);
+    render();
+    showEnd();
+  },
+
+  spectators(message) {
+    showSpectatorCount(message.count);
+  },
+
+  error(message) {
+    if (message.code === "too_fast") return showMessage("Slow down: too many moves at once.");
+    if (message.code === "not_running" && FINAL.has(race.me()?.status)) return;
+    showMessage(message.message || message.code);
+  },
+};
+
+// ---- what this page sends --------------------------------------------------------------------
+
+function send(message) {
+  if (session.send(message) === null) showMessage("Not connected: reconnecting…");
+}
+
+function sendReady() {
+  send({ type: "ready" });
+}
+
+function sendLeave() {
+  send({ type: "leave" });
+}
+
+function sendResign() {
+  if (race.canMove()) send({ type: "resign" });
+}
+
+function move(type, x, y) {
+  if (race.canMove()) send({ type, x, y });
+}
+
+let creating = false;
+async function newRace() {
+  if (creating || !race.game) return;
+  creating = true;
+  try {
+    await startGame(sameSettings(race.game));
+  } catch (error) {
+    showMessage(error instanceof ApiError ? error.message : String(error));
+    creating = false;
+  }
+}
+
+attachBoardInput(view, {
+  enabled: () => race.canMove(),
+  reveal: (x, y) => move("reveal", x, y),
+  flag: (x, y) => move("flag", x, y),
+  chord: (x, y) => move("chord", x, y),
+  pressing: (pressing) => hud.setPressing(pressing),
+  newGame: () => race.status === "finished" && newRace(),
+});
+view.onCursor = (x, y, cellState) => {
+  $("cursor-info").textContent = `column ${x + 1}, row ${y + 1}: ${describeState(cellState)}`;
+};
+$("face").addEventListener("click", () => race.status === "finished" && newRace());
+$("face").title = "New race (once this one is over)";
+$("face").setAttribute("aria-label", "New race");
+window.addEventListener("pageshow", () => {
+  creating = false;
+});
+
+// ---- start -----------------------------------------------------------------------------------
+
+/** Take over the page for race `gameId` and connect: as a racer, or watching with ?watch=1. */
+export function start(gameId, initialGame) {
+  const watch = new URLSearchParams(window.location.search).get("watch") === "1";
+  session = new GameSession(gameId, {
+    watch,
+    onMessage(message) {
+      if (message.type === "welcome" || race.game) handlers[message.type]?.(message);
+    },
+    onStatus: showSocketStatus,
+    onFallback(code, hello) {
+      if (hello.role === "spectator") {
+        const note = $("race-note");
+        const over = code === "not_running" && initialGame?.status === "finished";
+        note.textContent =
+          FALLBACK_NOTES[over ? "finished" : code] ?? "You cannot race here, so you are watching.";
+        note.dataset.reason = code;
+        note.hidden = false;
+      } else if (code === "name_taken") {
+        showMessage(`That name is taken in this race: you race as ${hello.name}.`);
+      }
+    },
+    onRefused(error) {
+      setConnection("error", "cannot join");
+      showMessage(error.message || error.code, true);
+    },
+  });
+  clocks = new RaceClocks(session.clock, {
+    onRacer: (ms) => hud.setElapsed(ms),
+    onRace(ms) {
+      $("race-timer").textContent = `${Math.floor(ms / 1000)} s`;
+      $("race-timer").dataset.ms = Math.round(ms);
+    },
+  });
+  countdown = new Countdown($("countdown"), session.clock);
+  session.connect();
+}

@@ -1,0 +1,102 @@
+// One racer at a glance: name, status, a progress bar (revealed / safe cells), flags and
+// clicks. Used for the racers beside a player's board (#opponents) and above each board a
+// spectator watches. Rows are updated in place, so the bars animate as they grow.
+import { seconds } from "./format.js";
+
+const STATUS_TEXT = {
+  joined: "not ready",
+  ready: "ready",
+  playing: "playing",
+  lost: "lost",
+  dnf: "did not finish",
+};
+
+function statusText(player) {
+  if (player.status === "won") return `won · ${seconds(player.time_ms)}`;
+  return STATUS_TEXT[player.status] ?? player.status;
+}
+
+/** The line above the racers that tells this browser's racer where it stands. */
+export function ownStatusLine(game, me) {
+  if (game.status === "countdown") return "Get ready: open the highlighted start cell first.";
+  if (game.status === "finished") return "The race is over.";
+  if (game.status !== "running" || !me) return "";
+  if (me.status === "won") return `You finished in ${seconds(me.time_ms)}. Waiting for the others…`;
+  if (me.status === "lost") return "Boom! You hit a mine. Waiting for the others…";
+  if (me.status === "dnf") return "You are out of this race. Waiting for the others…";
+  return "Race on! Open every safe cell before the others.";
+}
+
+function part(tag, className, parent) {
+  const element = document.createElement(tag);
+  element.className = className;
+  parent.append(element);
+  return element;
+}
+
+/** The element of a racer's row, to fill with fillRacer(). */
+export function createRacer(tag = "div") {
+  const row = document.createElement(tag);
+  row.className = "racer";
+  const line = part("div", "racer-line", row);
+  part("span", "racer-name", line);
+  part("span", "racer-status", line);
+  const track = part("div", "progress", row);
+  track.setAttribute("role", "progressbar");
+  track.setAttribute("aria-valuemin", "0");
+  part("div", "progress-bar", track);
+  part("div", "racer-stats", row);
+  return row;
+}
+
+export function fillRacer(row, player, { you = false } = {}) {
+  const safe = player.safe_cells || 1;
+  const revealed = player.revealed ?? 0;
+  row.dataset.player = player.id;
+  row.dataset.status = player.status;
+  row.classList.toggle("me", you);
+  const name = row.querySelector(".racer-name");
+  name.textContent = player.name;
+  name.dataset.you = you ? "1" : "";
+  row.querySelector(".racer-status").textContent = statusText(player);
+  const track = row.querySelector(".progress");
+  track.setAttribute("aria-valuemax", String(safe));
+  track.setAttribute("aria-valuenow", String(revealed));
+  track.setAttribute("aria-label", `${player.name}: ${revealed} of ${safe} safe cells`);
+  const share = Math.min(100, (100 * revealed) / safe);
+  row.querySelector(".progress-bar").style.width = `${Number(share.toFixed(1))}%`;
+  const flags = player.flags ?? 0;
+  const clicks = player.clicks ?? 0;
+  row.querySelector(".racer-stats").textContent =
+    `${revealed}/${safe} cells · ${flags} flag${flags === 1 ? "" : "s"} · ` +
+    `${clicks} click${clicks === 1 ? "" : "s"}`;
+}
+
+/** The list of racers beside a player's board: this browser's player first. */
+export class RacerList {
+  constructor(list) {
+    this.list = list;
+    this.rows = new Map();
+  }
+
+  render(race) {
+    const players = [...race.players].sort((a, b) => (b.id === race.you) - (a.id === race.you));
+    const seen = new Set();
+    players.forEach((player, index) => {
+      let row = this.rows.get(player.id);
+      if (!row) {
+        row = createRacer("li");
+        this.rows.set(player.id, row);
+      }
+      fillRacer(row, player, { you: player.id === race.you });
+      const there = this.list.children[index] ?? null;
+      if (there !== row) this.list.insertBefore(row, there);
+      seen.add(player.id);
+    });
+    for (const [id, row] of this.rows) {
+      if (seen.has(id)) continue;
+      row.remove();
+      this.rows.delete(id);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+// What a race page knows: the public state from `welcome`, kept current by the race's events
+// (PROTOCOL.md section 4). Only the state; the views read it and draw.
+
+const BEFORE_START = new Set(["joined", "ready"]);
+export const FINAL = new Set(["won", "lost", "dnf"]);
+
+export class RaceState {
+  constructor() {
+    this.game = null; // the public state: status, players, start, started_at, results...
+    this.role = null; // "player" or "spectator"
+    this.you = null; // this browser's player id
+  }
+
+  welcome(message) {
+    this.game = message.game;
+    this.role = message.role;
+    this.you = message.you ?? null;
+  }
+
+  /** A spectator's boards may be held back a few seconds: take its counts from them. */
+  countFrom(boards) {
+    for (const player of this.players) {
+      const cells = boards?.[player.id];
+      if (!cells) continue;
+      player.revealed = cells.filter(([, , value]) => typeof value === "number").length;
+      player.flags = cells.filter(([, , value]) => value === "F").length;
+    }
+  }
+
+  get status() {
+    return this.game?.status ?? null;
+  }
+
+  get players() {
+    return this.game?.players ?? [];
+  }
+
+  player(id) {
+    return this.players.find((player) => player.id === id) ?? null;
+  }
+
+  me() {
+    return this.you ? this.player(this.you) : null;
+  }
+
+  isPlayer() {
+    return this.role === "player" && this.me() !== null;
+  }
+
+  /** The server accepts moves from this page now. */
+  canMove() {
+    return this.status === "running" && this.role === "player" && this.me()?.status === "playing";
+  }
+
+  joined({ player }) {
+    if (!this.game || this.player(player.id)) return;
+    const safeCells = this.game.width * this.game.height - this.game.mines;
+    this.players.push({
+      id: player.id,
+      name: player.name,
+      status: "joined",
+      revealed: 0,
+      safe_cells: safeCells,
+      flags: 0,
+      clicks: 0,
+      time_ms: null,
+    });
+  }
+
+  ready({ player }) {
+    const row = this.player(player);
+    if (row && row.status === "joined") row.status = "ready";
+  }
+
+  left({ player }) {
+    if (!this.game) return;
+    this.game.players = this.players.filter((row) => row.id !== player);
+  }
+
+  countdown({ starts_at: startsAt, start }) {
+    if (!this.game || this.status === "running" || this.status === "finished") return;
+    Object.assign(this.game, { status: "countdown", starts_at: startsAt, start });
+  }
+
+  started({ started_at: startedAt, start }) {
+    if (!this.game || this.status === "finished") return;
+    Object.assign(this.game, { status: "running", started_at: startedAt, start });
+    for (const player of this.players) {
+      if (BEFORE_START.has(player.status)) player.status = "playing";
+    }
+  }
+
+  /** A `cells` or `progress` frame: the mover's counts and status. */
+  moved({ player, progress, status }) {
+    const row = this.player(player);
+    if (!row) return;
+    Object.assign(row, progress ?? {});
+    if (status) row.status = status;
+  }
+
+  finished({ player, status, time_ms: timeMs }) {
+    const row = this.player(player);
+    if (row) Object.assign(row, { status, time_ms: timeMs });
+  }
+
+  gameOver({ results, seed, safe_cell: safeCell, mine_cells: mineCells }) {
+    if (!this.game) return;
+    Object.assign(this.game, {
+      status: "finished",
+      results,
+      seed,
+      safe_cell: safeCell,
+      mine_cells: mineCells,
+    });
+    for (const result of results ?? []) {
+      const row = this.player(result.player);
+      if (row) Object.assign(row, { status: result.status, time_ms: result.time_ms });
+    }
+  }
+}

@@ -1,0 +1,273 @@
+// The replay page: every player's board rebuilt in the browser from the published mines and
+// the move log (replay-timeline.js), played back at the moves' own times.
+import { ApiError, getGame } from "./api.js";
+import { BoardView } from "./board-view.js";
+import { STATUS_LABELS, fixed, presetLabel, seconds, timeElement } from "./page-format.js";
+import { Timeline } from "./replay-timeline.js";
+import { getMoves } from "./stats-api.js";
+
+const root = document.getElementById("replay");
+const gameId = root.dataset.gameId;
+const statusLine = document.getElementById("replay-status");
+const info = document.getElementById("replay-info");
+const controls = document.getElementById("replay-controls");
+const playButton = document.getElementById("play-button");
+const scrubber = document.getElementById("scrubber");
+const timeOutput = document.getElementById("replay-time");
+const durationOutput = document.getElementById("replay-duration");
+const speedSelect = document.getElementById("speed");
+const boardsElement = document.getElementById("replay-boards");
+const note = document.getElementById("replay-note");
+const check = document.getElementById("replay-check");
+
+const FRAME_PX = 28; // a board's frame: padding and bevels around the cells
+const GAP_PX = 18;
+const MIN_CELL_PX = 12; // smaller than the game's: nobody clicks here
+
+let game = null;
+let timeline = null;
+let boards = new Map(); // player id -> {figure, view, clicks, revealed, resultElement, result}
+let time = 0;
+let playing = false;
+let lastFrame = null;
+let atEnd = false;
+
+// ---- boards ----------------------------------------------------------------------------------
+
+/** "Race · Expert · 30×16 · 99 mines", with "unranked" last when it is. */
+function describe(state) {
+  const parts = [presetLabel(state.preset), `${state.width}×${state.height}`, `${state.mines} mines`];
+  if (state.mode === "race") parts.unshift("Race");
+  if (!state.ranked) parts.push("unranked");
+  return parts.join(" · ");
+}
+
+function buildBoard(track, result) {
+  const { player } = track;
+  const figure = document.createElement("figure");
+  figure.className = "replay-board";
+  figure.dataset.player = player.id;
+  figure.innerHTML = `
+    <figcaption class="replay-caption">
+      <span class="replay-rank"></span>
+      <span class="replay-name"></span>
+      <span class="replay-counts"><span class="clicks"></span> clicks ·
+        <span class="revealed"></span></span>
+      <span class="replay-result" hidden></span>
+    </figcaption>
+    <div class="minefield"><div class="board-scroll"><div class="board" role="img"></div></div></div>`;
+  const name = figure.querySelector(".replay-name");
+  if (game.ranked) {
+    const link = document.createElement("a");
+    link.href = `/players/${encodeURIComponent(player.name)}/`;
+    link.textContent = player.name;
+    name.append(link);
+  } else {
+    name.textContent = player.name;
+  }
+  figure.querySelector(".replay-rank").textContent = result ? `#${result.rank}` : "";
+  figure.querySelector(".replay-rank").hidden = !result || game.mode !== "race";
+  const clicks = figure.querySelector(".clicks");
+  clicks.dataset.player = player.id;
+  const boardElement = figure.querySelector(".board");
+  const view = new BoardView(boardElement, figure.querySelector(".board-scroll"), {
+    autoFit: false,
+  });
+  view.build(game.width, game.height);
+  boardElement.classList.add("over"); // not playable: no hover on the closed cells
+  boardElement.setAttribute("aria-label", `${player.name}'s board`);
+  return {
+    figure,
+    view,
+    clicks,
+    revealed: figure.querySelector(".revealed"),
+    resultElement: figure.querySelector(".replay-result"),
+    result,
+  };
+}
+
+/** The largest cells that put as many boards side by side as fit (all of them if possible). */
+function sizeBoards() {
+  if (!game) return;
+  const count = boards.size;
+  const available = boardsElement.clientWidth;
+  const widthFit = (perRow) =>
+    Math.floor(((available - (perRow - 1) * GAP_PX) / perRow - FRAME_PX) / game.width);
+  let perRow = count;
+  while (perRow > 1 && widthFit(perRow) < MIN_CELL_PX + 4) perRow--;
+  let size = widthFit(perRow);
+  if (perRow === count) {
+    // One row: keep it on the screen, below the controls and the board's caption.
+    const top = boardsElement.getBoundingClientRect().top + window.scrollY;
+    const heightFit = Math.floor((window.innerHeight - top - FRAME_PX - 56) / game.height);
+    size = Math.min(size, Math.max(MIN_CELL_PX + 4, heightFit));
+  }
+  const largest = game.width > 16 ? 32 : 40;
+  size = Math.max(MIN_CELL_PX, Math.min(largest, size));
+  for (const board of boards.values()) board.view.setCellSize(size);
+}
+
+// ---- drawing a moment --------------------------------------------------------------------------
+
+function drawTrack(track, changed) {
+  const board = boards.get(track.player.id);
+  const { width } = game;
+  const states = track.sweep.states;
+  const indices = changed ?? states.keys();
+  for (const index of indices) {
+    board.view.set(index % width, Math.floor(index / width), states[index]);
+  }
+  board.clicks.textContent = track.sweep.clicks;
+  board.revealed.textContent = `${track.sweep.revealed}/${timeline.layout.safeCells} cells`;
+  // A player's outcome shows once the replay reaches it; at the end, as the server ranked it.
+  const replayed = track.sweep.status === "playing" ? null : track.sweep.status;
+  const status = atEnd ? board.result?.status ?? replayed : replayed;
+  board.figure.dataset.status = status ?? "playing";
+  board.resultElement.hidden = !status;
+  if (!status) return;
+  const label = STATUS_LABELS[status] ?? status;
+  const timed = status === "won" && board.result?.time_ms != null;
+  board.resultElement.textContent = timed
+    ? `${label} · ${seconds(board.result.time_ms)} · ${fixed(board.result.bbbv_per_s, 2)} 3BV/s`
+    : label;
+}
+
+function seekTo(ms) {
+  time = Math.max(0, Math.min(timeline.duration, ms));
+  const wasAtEnd = atEnd;
+  atEnd = time >= timeline.duration;
+  for (const [track, changed] of timeline.seek(time)) {
+    // Leaving the end takes the revealed mines away again: redraw the whole board.
+    drawTrack(track, wasAtEnd && !atEnd ? null : changed);
+    if (atEnd) {
+      const board = boards.get(track.player.id);
+      const status = board.result?.status ?? track.sweep.status;
+      board.view.showMines(game.mine_cells ?? [], status === "won");
+    }
+  }
+  scrubber.value = String(Math.round(time));
+  timeOutput.textContent = seconds(time);
+  root.dataset.time = String(Math.round(time));
+  root.toggleAttribute("data-at-end", atEnd);
+  if (atEnd && !wasAtEnd) verify();
+}
+
+/** Compare the rebuilt sweeps with the server's results: anyone can check the game. */
+function verify() {
+  const problems = [];
+  for (const track of timeline.tracks) {
+    const result = boards.get(track.player.id).result;
+    if (!result) continue;
+    // A sweep still playing at the end of the log is a racer who resigned or ran out of time.
+    const replayed = track.sweep.status === "playing" ? "dnf" : track.sweep.status;
+    if (replayed !== result.status || track.sweep.clicks !== result.clicks) {
+      problems.push(`${track.player.name}: ${replayed}, ${track.sweep.clicks} clicks`);
+    }
+  }
+  root.dataset.verified = problems.length ? "0" : "1";
+  check.textContent = problems.length
+    ? `differs from the server's result (${problems.join("; ")}).`
+    : "every result matches the server's.";
+  check.className = problems.length ? "check-bad" : "check-good";
+  note.hidden = false;
+}
+
+// ---- playback --------------------------------------------------------------------------------
+
+function setPlaying(on) {
+  playing = on;
+  playButton.textContent = on ? "Pause" : atEnd ? "Replay" : "Play";
+  playButton.setAttribute("aria-pressed", String(on));
+  root.toggleAttribute("data-playing", on);
+  lastFrame = null;
+  if (on) requestAnimationFrame(frame);
+}
+
+function frame(now) {
+  if (!playing) return;
+  if (lastFrame !== null) seekTo(time + (now - lastFrame) * Number(speedSelect.value));
+  lastFrame = now;
+  if (atEnd) setPlaying(false);
+  else requestAnimationFrame(frame);
+}
+
+playButton.addEventListener("click", () => {
+  if (!timeline) return;
+  if (!playing && atEnd) seekTo(0);
+  setPlaying(!playing);
+});
+
+scrubber.addEventListener("input", () => {
+  if (!timeline) return;
+  seekTo(Number(scrubber.value));
+  if (!playing) setPlaying(false); // the button says Play or Replay
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== " " || !timeline) return;
+  if (event.target.closest?.("button, select, a, input:not([type=range])")) return;
+  event.preventDefault();
+  playButton.click();
+});
+
+// ---- loading ---------------------------------------------------------------------------------
+
+function fail(message) {
+  statusLine.textContent = message;
+  statusLine.classList.add("notice");
+  document.body.dataset.ready = "1";
+}
+
+async function load() {
+  try {
+    game = await getGame(gameId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return fail("There is no such game.");
+    return fail(`Could not load the game: ${error.message}`);
+  }
+  info.textContent = describe(game);
+  if (game.finished_at) {
+    info.append(" · ", timeElement(game.finished_at, true));
+  }
+  if (game.status !== "finished") {
+    return fail("This game is still being played: its replay is published when it ends.");
+  }
+  let moves;
+  try {
+    moves = await getMoves(gameId);
+  } catch (error) {
+    return fail(`Could not load the moves: ${error.message}`);
+  }
+  timeline = new Timeline(game, moves);
+  const results = new Map((game.results ?? []).map((result) => [result.player, result]));
+  // Races: in the order of the results; the board of every racer side by side.
+  const order = (track) => results.get(track.player.id)?.rank ?? Infinity;
+  timeline.tracks.sort((a, b) => order(a) - order(b));
+  boards = new Map(
+    timeline.tracks.map((track) => [track.player.id, buildBoard(track, results.get(track.player.id))]),
+  );
+  boardsElement.dataset.count = String(boards.size);
+  boardsElement.replaceChildren(...[...boards.values()].map((board) => board.figure));
+  scrubber.max = String(timeline.duration);
+  durationOutput.textContent = seconds(timeline.duration);
+  document.title = `Minerace — replay: ${describe(game)}`;
+  statusLine.hidden = true;
+  controls.hidden = false;
+  sizeBoards();
+  atEnd = false;
+  seekTo(0); // a game without moves in time is at its end at once
+  setPlaying(false);
+  document.body.dataset.ready = "1";
+}
+
+let resizeQueued = false;
+window.addEventListener("resize", () => {
+  if (resizeQueued) return;
+  resizeQueued = true;
+  requestAnimationFrame(() => {
+    resizeQueued = false;
+    sizeBoards();
+  });
+});
+
+load();
