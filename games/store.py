@@ -19,12 +19,19 @@ from games.models import Move as MoveRecord
 _PLAYER = Player._meta
 _MOVE = MoveRecord._meta
 _PLAYER_COLUMNS = [f.column for f in _PLAYER.concrete_fields]
+_PLAYER_ATTNAMES = [f.attname for f in _PLAYER.concrete_fields]
 _SELECT_PLAYER = (
     f"SELECT {', '.join(_PLAYER_COLUMNS)} FROM {_PLAYER.db_table} WHERE {_PLAYER.pk.column} = %s"
 )
 _INSERT_MOVE = (
     f"INSERT INTO {_MOVE.db_table} (game_id, player_id, seq, action, x, y, t_ms, created_at) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+# PostgreSQL: the insert rides along with the update in one statement (one round trip).
+_INSERT_MOVE_AND_UPDATE_PLAYER = (
+    f"WITH logged AS ({_INSERT_MOVE}) "
+    f"UPDATE {_PLAYER.db_table} SET moves_count = %s, snapshot = %s, revealed = %s, flags = %s, "
+    "clicks = %s, last_move_at = %s, status = %s, time_ms = %s, finished_at = %s WHERE id = %s"
 )
 _UPDATE_PLAYER = (
     f"UPDATE {_PLAYER.db_table} SET moves_count = %s, snapshot = %s, revealed = %s, flags = %s, "
@@ -39,9 +46,14 @@ _RUNNING_MAX = 4096
 
 def lock_player(player_id: str) -> Player | None:
     """The player's row, locked until the transaction ends (SQLite locks the whole file)."""
-    sql = _SELECT_PLAYER + (" FOR UPDATE" if connection.features.has_select_for_update else "")
-    rows = list(Player.objects.raw(sql, [player_id]))
-    return rows[0] if rows else None
+    if connection.vendor != "postgresql":
+        rows = list(Player.objects.raw(_SELECT_PLAYER, [player_id]))
+        return rows[0] if rows else None
+    # psycopg hands back every column already typed, so the row becomes a model directly.
+    with connection.cursor() as cursor:
+        cursor.execute(_SELECT_PLAYER + " FOR UPDATE", [player_id])
+        row = cursor.fetchone()
+    return None if row is None else Player.from_db(connection.alias, _PLAYER_ATTNAMES, row)
 
 
 def game_for_move(game_id: str) -> Game:
@@ -65,15 +77,14 @@ def remember_running(game: Game) -> None:
 def record_move(player: Player, move: Move, t_ms: int, now: datetime) -> None:
     """Append the move to the log and save the player's new state (its fields already set)."""
     adapt = connection.ops.adapt_datetimefield_value
+    insert = [player.game_id, player.id, player.moves_count, move.action, move.x, move.y, t_ms,
+              adapt(now)]  # fmt: skip
+    update = [player.moves_count, player.snapshot, player.revealed, player.flags, player.clicks,
+              adapt(player.last_move_at), player.status, player.time_ms,
+              adapt(player.finished_at), player.id]  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(
-            _INSERT_MOVE,
-            [player.game_id, player.id, player.moves_count, move.action, move.x, move.y, t_ms,
-             adapt(now)],
-        )  # fmt: skip
-        cursor.execute(
-            _UPDATE_PLAYER,
-            [player.moves_count, player.snapshot, player.revealed, player.flags, player.clicks,
-             adapt(player.last_move_at), player.status, player.time_ms,
-             adapt(player.finished_at), player.id],
-        )  # fmt: skip
+        if connection.vendor == "postgresql":
+            cursor.execute(_INSERT_MOVE_AND_UPDATE_PLAYER, insert + update)
+        else:
+            cursor.execute(_INSERT_MOVE, insert)
+            cursor.execute(_UPDATE_PLAYER, update)
