@@ -39,6 +39,7 @@ class Stats:
     idle_pings: int = 0
     connections: int = 0
     connect_failures: int = 0
+    window_s: float = 0.0  # how long the racers really played (a slow setup shortens it)
 
 
 async def _open(url: str, game_id: str, stats: Stats):
@@ -209,6 +210,7 @@ async def run(
                 await r.ready()
     await asyncio.gather(*(r.wait_started() for rs in field_racers for r in rs if r.ws))
     await asyncio.sleep(max(0.0, start_barrier - time.perf_counter()))
+    stats.window_s = until - time.perf_counter()
     await asyncio.gather(
         *(r.play(rate_per_racer, until) for rs in field_racers for r in rs if r.ws)
     )

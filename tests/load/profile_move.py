@@ -66,7 +66,8 @@ def run(moves: int) -> None:
         services.move_apply(player_id=mover, move=Flag(k % 30, 14))
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     print(f"\n{moves} moves in {elapsed:.2f} s: {elapsed / moves * 1000:.2f} ms per move "
-          f"(wall, one thread, no profiler), {cpu / moves * 1000:.2f} ms of this process's CPU")  # fmt: skip
+          f"(wall, one thread, no profiler), "
+          f"{cpu / moves * 1000:.2f} ms of this process's CPU")  # fmt: skip
 
     profiler = cProfile.Profile()
     started = time.perf_counter()
