@@ -9,6 +9,7 @@ SQLite, which allows one writer at a time, keeps the single shared thread.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -19,6 +20,10 @@ def concurrent_database() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
+@lru_cache(maxsize=256)
 def db(func: Callable[..., Any]) -> Callable[..., Any]:
-    """`func` as an awaitable that runs in a worker thread with a database connection."""
+    """`func` as an awaitable that runs in a worker thread with a database connection.
+
+    Cached per function: building the wrapper is not free and a move calls it every time.
+    """
     return database_sync_to_async(func, thread_sensitive=not concurrent_database())

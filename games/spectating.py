@@ -19,6 +19,10 @@ COUNT_INTERVAL_S = 1.0
 Frame = dict[str, Any]
 
 
+def _game(game_id: str) -> Game | None:
+    return Game.objects.filter(pk=game_id).first()
+
+
 class DelayedFeed:
     """Frames for one spectator, each sent no earlier than its time and always in order."""
 
@@ -69,7 +73,7 @@ class _CountThrottle:
         if wait:
             await asyncio.sleep(wait)
         self.last_sent[game_id] = time.monotonic()
-        game = await db(Game.objects.filter(pk=game_id).first)()
+        game = await db(_game)(game_id)
         if game is not None:
             await publish([to_everyone(game, "spectators", {"count": game.spectators})])
         self.pending.pop(game_id, None)
