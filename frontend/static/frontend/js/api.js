@@ -82,3 +82,20 @@ export async function startGame(body) {
   window.location.assign(game.page || `/games/${game.id}/`);
   return game;
 }
+
+/** GET /api/leaderboards/<preset>/?period=&ranking= */
+export function getLeaderboard(preset, period, ranking) {
+  const query = new URLSearchParams({ period, ranking });
+  return request("GET", `/api/leaderboards/${encodeURIComponent(preset)}/?${query}`);
+}
+
+/** GET /api/players/<name>/ */
+export function getPlayer(name) {
+  return request("GET", `/api/players/${encodeURIComponent(name)}/`);
+}
+
+/** GET /api/games/<id>/moves/ (409 not_finished before the end). */
+export async function getMoves(gameId) {
+  const answer = await request("GET", `/api/games/${encodeURIComponent(gameId)}/moves/`);
+  return answer.moves ?? [];
+}

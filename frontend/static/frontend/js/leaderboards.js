@@ -11,7 +11,7 @@ import {
   tableCell,
   timeElement,
 } from "./page-format.js";
-import { getLeaderboard } from "./stats-api.js";
+import { getLeaderboard } from "./api.js";
 
 const PERIOD_LABELS = { all: "all time", week: "this week", day: "today" };
 const RANKING_LABELS = { time: "by time", bbbv_per_s: "by 3BV/s" };

@@ -11,7 +11,7 @@ import {
   tableCell,
   timeElement,
 } from "./page-format.js";
-import { getPlayer } from "./stats-api.js";
+import { getPlayer } from "./api.js";
 
 const page = document.getElementById("player");
 const status = document.getElementById("player-status");

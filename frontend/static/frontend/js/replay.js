@@ -1,10 +1,9 @@
 // The replay page: every player's board rebuilt in the browser from the published mines and
 // the move log (replay-timeline.js), played back at the moves' own times.
-import { ApiError, getGame } from "./api.js";
+import { ApiError, getGame, getMoves } from "./api.js";
 import { BoardView } from "./board-view.js";
 import { STATUS_LABELS, fixed, presetLabel, seconds, timeElement } from "./page-format.js";
 import { Timeline } from "./replay-timeline.js";
-import { getMoves } from "./stats-api.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
