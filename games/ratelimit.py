@@ -22,6 +22,3 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
-
-    def retry_after_s(self) -> float:
-        return max(0.0, (1 - self.tokens) / self.rate)
