@@ -28,10 +28,22 @@ def _browser_available() -> None:
 
 
 @pytest.fixture(scope="session")
-def base_url(_browser_available, tmp_path_factory) -> str:
+def server_dir(tmp_path_factory):
+    """Where the session's server keeps its SQLite file (db.sqlite3) and its log."""
+    return tmp_path_factory.mktemp("minerace-browser")
+
+
+@pytest.fixture(scope="session")
+def base_url(_browser_available, server_dir) -> str:
     """The URL of a Daphne server for the whole session, killed at the end."""
-    with daphne_server(tmp_path_factory.mktemp("minerace-browser")) as url:
+    with daphne_server(server_dir) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def server_database(base_url, server_dir):
+    """The server's SQLite file: tests read a ranked game's secret seed there, as no client can."""
+    return server_dir / "db.sqlite3"
 
 
 @pytest.fixture(scope="module")

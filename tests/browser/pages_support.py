@@ -34,12 +34,6 @@ def api(base_url: str, path: str, body: dict | None = None) -> dict:
         return json.load(answer)
 
 
-def server_database(basetemp: Path) -> Path:
-    """The SQLite file of the session's Daphne (conftest.py's base_url makes it in basetemp)."""
-    (found,) = basetemp.glob("minerace-browser[0-9]*/db.sqlite3")
-    return found
-
-
 def secret_board(database: Path, game_id: str) -> Board:
     """The board of a started game, from its seed and safe cell in the server's database."""
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:

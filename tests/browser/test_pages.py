@@ -17,7 +17,6 @@ from tests.browser.pages_support import (
     play_race,
     play_ranked_win,
     replay_states,
-    server_database,
 )
 from tests.browser.support import board_states, expect, wait_ready
 
@@ -44,9 +43,9 @@ def race(base_url) -> dict:
     return play_race(base_url, RACE_SEED)
 
 
-def test_ranked_win_on_leaderboard_player_page_and_replay(page, base_url, tmp_path_factory):
+def test_ranked_win_on_leaderboard_player_page_and_replay(page, base_url, server_database):
     name = unique("ace")
-    game = play_ranked_win(page, base_url, server_database(tmp_path_factory.getbasetemp()), name)
+    game = play_ranked_win(page, base_url, server_database, name)
     final_board = board_states(page)
     (result,) = game["results"]
     assert result["status"] == "won"
@@ -270,11 +269,10 @@ def sign_up(page, base_url: str, username: str, password: str) -> None:
     page.wait_for_url(base_url + "/")
 
 
-def test_an_account_wins_verified(page, base_url, tmp_path_factory):
+def test_an_account_wins_verified(page, base_url, server_database):
     username = unique("verified")
     sign_up(page, base_url, username, "mine-field-42-Orbit")
-    database = server_database(tmp_path_factory.getbasetemp())
-    game = play_ranked_win(page, base_url, database, "a guest name the account overrides")
+    game = play_ranked_win(page, base_url, server_database, "a guest name the account overrides")
     assert game["results"][0]["name"] == username
 
     page.goto(base_url + "/leaderboards/?preset=beginner&period=day")
