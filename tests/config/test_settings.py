@@ -1,0 +1,59 @@
+"""Settings from the environment: production passes check --deploy, and a missing SECRET_KEY
+with DEBUG off stops the start with a clear error."""
+
+import subprocess
+import sys
+
+from tests.support.servers import REPO_ROOT, base_env
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "a-long-random-production-secret-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "ALLOWED_HOSTS": "minerace.example.org",
+    "DATABASE_URL": "postgres://minerace@127.0.0.1:5432/minerace",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=REPO_ROOT, env=base_env(**env), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_production_settings_pass_check_deploy():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_uses_postgres_pool_redis_pubsub_and_whitenoise():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], bool(s.DATABASES['default']['OPTIONS']['pool']),"
+        " s.CHANNEL_LAYERS['default']['BACKEND'], s.STORAGES['staticfiles']['BACKEND'],"
+        " 'whitenoise.middleware.WhiteNoiseMiddleware' in s.MIDDLEWARE)"
+    )
+    result = manage("shell", "--no-imports", "-c", code, **PRODUCTION)
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql", "True", "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "whitenoise.storage.CompressedManifestStaticFilesStorage", "True",
+    ], result.stderr  # fmt: skip
+
+
+def test_a_missing_secret_key_with_debug_off_is_a_clear_error():
+    result = manage("check", DEBUG="0", SECRET_KEY="")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_embedded_defaults_need_no_environment():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG)"
+    )
+    result = manage("shell", "--no-imports", "-c", code)
+    assert result.stdout.split() == [
+        "django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "True",
+    ], result.stderr  # fmt: skip
