@@ -31,6 +31,7 @@ class RaceSpec:
 class Stats:
     sent: int = 0
     answered: int = 0
+    measured: int = 0  # answers to moves sent inside the measured window (after the warm-up)
     errors: list[str] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
     fanout_ms: list[float] = field(default_factory=list)
@@ -108,8 +109,8 @@ class Racer:
                 moves.append(("flag", *rng.choice(mines)))
         return moves
 
-    async def play(self, rate_per_s: float, until: float) -> None:
-        """Send moves paced at rate_per_s, one in flight; time each answer."""
+    async def play(self, rate_per_s: float, measure_from: float, until: float) -> None:
+        """Send moves paced at rate_per_s, one in flight; time each answer after the warm-up."""
         interval = 1.0 / rate_per_s
         next_at = time.perf_counter() + random.random() * interval
         for move_id, (action, x, y) in enumerate(self.moves(), start=1):
@@ -135,12 +136,16 @@ class Racer:
                 self.stats.errors.append(f"move: {frame}"[:200])
                 return
             self.stats.answered += 1
-            self.stats.answer_ms.append((time.perf_counter() - sent) * 1000)
+            if sent >= measure_from:
+                self.stats.measured += 1
+                self.stats.answer_ms.append((time.perf_counter() - sent) * 1000)
             if frame["status"] != "playing":
                 return
 
 
-async def spectate(url: str, game_id: str, stats: Stats, sent_at: dict, until: float) -> None:
+async def spectate(
+    url: str, game_id: str, stats: Stats, sent_at: dict, measure_from: float, until: float
+) -> None:
     ws = await _open(url, game_id, stats)
     if ws is None:
         return
@@ -153,7 +158,7 @@ async def spectate(url: str, game_id: str, stats: Stats, sent_at: dict, until: f
         if frame.get("type") == "cells":
             stats.spectator_frames += 1
             sent = sent_at.get((frame["player"], frame["seq"]))
-            if sent is not None:
+            if sent is not None and sent >= measure_from:
                 stats.fanout_ms.append((time.perf_counter() - sent) * 1000)
     await ws.close()
 
@@ -176,7 +181,7 @@ async def idle(url: str, game_id: str, stats: Stats, until: float) -> None:
 
 async def run(
     races: list[RaceSpec], racers: int, spectators: int, idle_specs: list[tuple[str, str]],
-    rate_per_racer: float, duration: float, start_barrier: float,
+    rate_per_racer: float, duration: float, start_barrier: float, warmup: float,
 ) -> Stats:  # fmt: skip
     """Join everything, start the races, play for `duration`, and return the numbers."""
     stats = Stats()
@@ -189,7 +194,8 @@ async def run(
             return await coro
 
     await asyncio.gather(*(limited(r.join()) for rs in field_racers for r in rs))
-    until = start_barrier + duration
+    measure_from = start_barrier + warmup
+    until = measure_from + duration
     watchers = [
         asyncio.ensure_future(
             spectate(
@@ -197,6 +203,7 @@ async def run(
                 spec.game_id,
                 stats,
                 sent_at,
+                measure_from,
                 until,
             )
         )
@@ -210,9 +217,9 @@ async def run(
                 await r.ready()
     await asyncio.gather(*(r.wait_started() for rs in field_racers for r in rs if r.ws))
     await asyncio.sleep(max(0.0, start_barrier - time.perf_counter()))
-    stats.window_s = until - time.perf_counter()
+    stats.window_s = until - max(measure_from, time.perf_counter())
     await asyncio.gather(
-        *(r.play(rate_per_racer, until) for rs in field_racers for r in rs if r.ws)
+        *(r.play(rate_per_racer, measure_from, until) for rs in field_racers for r in rs if r.ws)
     )
     await asyncio.gather(*watchers, *idlers)
     for rs in field_racers:

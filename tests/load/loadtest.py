@@ -124,6 +124,7 @@ def run_target(target: str, args) -> dict:
                 "races": races[p :: args.procs], "racers": args.racers,
                 "spectators": args.spectators, "idle_specs": idle[p :: args.procs],
                 "rate_per_racer": per_racer, "duration": args.duration, "start_wall": start_wall,
+                "warmup": args.warmup,
             })  # fmt: skip
         watch = MemoryWatch([w.process.pid for w in workers])
         watch.start()
@@ -143,8 +144,9 @@ def run_target(target: str, args) -> dict:
             database.drop()
 
     merged = {k: [] for k in ("answer_ms", "fanout_ms", "errors")}
-    totals = dict.fromkeys(("sent", "answered", "spectator_frames", "idle_pings", "idle_pongs",
-                            "connections", "connect_failures"), 0)  # fmt: skip
+    counters = ("sent", "answered", "measured", "spectator_frames", "idle_pings", "idle_pongs",
+                "connections", "connect_failures")  # fmt: skip
+    totals = dict.fromkeys(counters, 0)
     window = min(r["window_s"] for r in results)
     for r in results:
         for k in merged:
@@ -153,7 +155,7 @@ def run_target(target: str, args) -> dict:
             totals[k] += r[k]
     return {
         "target": target,
-        "moves_per_s": round(totals["answered"] / window, 1),
+        "moves_per_s": round(totals["measured"] / window, 1),
         "window_s": round(window, 1),
         "answer_p50_ms": percentile(merged["answer_ms"], 50),
         "answer_p95_ms": percentile(merged["answer_ms"], 95),
@@ -180,7 +182,10 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=1, help="per race")
     parser.add_argument("--idle", type=int, default=1640, help="extra held connections")
     parser.add_argument("--rate", type=float, default=600, help="target moves/s in total")
-    parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument("--duration", type=float, default=60, help="measured window (s)")
+    parser.add_argument(
+        "--warmup", type=float, default=0, help="seconds of play before the measured window"
+    )
     parser.add_argument("--setup-s", type=float, default=40, help="time allowed to connect")
     parser.add_argument("--preset", default="expert")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
