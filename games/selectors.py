@@ -97,16 +97,14 @@ def _delayed_boards(
         sweep = sweeps[m.player_id]
         if m.created_at > cutoff and m.player_id not in shown:
             shown[m.player_id] = serializers.cells_wire(sweep.known_cells())
-        changed = sweep.apply(move_from_action(m.action, m.x, m.y))
+        move = move_from_action(m.action, m.x, m.y)
+        changed = sweep.apply(move)
         seqs[m.player_id] = m.seq
         if m.created_at > cutoff:
             frame = {
-                "type": "cells", "player": m.player_id, "seq": m.seq, "action": m.action,
-                "x": m.x, "y": m.y, "cells": serializers.cells_wire(changed),
-                "progress": {"revealed": sweep.revealed, "safe_cells": sweep.safe_cells,
-                             "flags": sweep.flags, "clicks": sweep.clicks},
-                "status": sweep.status.value,
-            }  # fmt: skip
+                "type": "cells",
+                **serializers.cells_payload(m.player_id, m.seq, move, changed, sweep),
+            }
             pending.append(((m.created_at - cutoff).total_seconds(), frame))
     for p in players:
         shown.setdefault(p.id, serializers.cells_wire(sweeps[p.id].known_cells()))

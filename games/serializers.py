@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Board, generate_board
+from games.engine import Board, Move, generate_board
 from games.engine.codec import decode
 from games.engine.ranking import Standing, rank
 from games.engine.statistics import bbbv_per_s, efficiency
@@ -31,12 +31,24 @@ def sweep_of(game: Game, player: Player, board: Board | None = None) -> Sweep:
     return Sweep(game.width, game.height, game.mines, board, state, clicks=player.clicks)
 
 
-def progress(player: Player, game: Game) -> dict[str, int]:
+def cells_payload(
+    player_id: str, seq: int, move: Move, changed: list[Cell], sweep: Sweep
+) -> dict[str, Any]:
+    """A move's `cells` frame (without its type): what it changed and the counts after it."""
     return {
-        "revealed": player.revealed,
-        "safe_cells": game.width * game.height - game.mines,
-        "flags": player.flags,
-        "clicks": player.clicks,
+        "player": player_id,
+        "seq": seq,
+        "action": move.action,
+        "x": move.x,
+        "y": move.y,
+        "cells": cells_wire(changed),
+        "progress": {
+            "revealed": sweep.revealed,
+            "safe_cells": sweep.safe_cells,
+            "flags": sweep.flags,
+            "clicks": sweep.clicks,
+        },
+        "status": sweep.status.value,
     }
 
 

@@ -240,16 +240,7 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     store.record_move(player, move, t_ms, now)
     if done:
         score_record(game=game, player=player)
-    cells = {
-        "player": player.id,
-        "seq": player.moves_count,
-        "action": move.action,
-        "x": move.x,
-        "y": move.y,
-        "cells": serializers.cells_wire(changed),
-        "progress": serializers.progress(player, game),
-        "status": player.status,
-    }
+    cells = serializers.cells_payload(player.id, player.moves_count, move, changed, sweep)
     events.append(move_event(game, cells))
     if done:
         events.append(_finished_event(game, player))
