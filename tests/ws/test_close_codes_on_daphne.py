@@ -1,0 +1,48 @@
+"""Close codes as a real client sees them through Daphne (the in-process communicator does not
+go through Daphne's WebSocket protocol, which once turned 1008 and 1009 into 1011)."""
+
+from __future__ import annotations
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.services.racing import http_json
+from tests.support.servers import Daphne, base_env, migrate
+from tests.support.wsclient import WsClient
+
+
+@pytest.fixture(scope="module")
+def daphne(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("close-codes")
+    env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}")
+    migrate(env)
+    worker = Daphne(env, workdir / "daphne.log").start()
+    yield worker
+    worker.stop()
+
+
+async def closed_with(client: WsClient) -> int:
+    """Read until the server closes the connection; the close code it sent."""
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(100):
+            await client.recv(timeout=5)
+    assert closed.value.rcvd is not None, "the server sent no close frame"
+    return closed.value.rcvd.code
+
+
+async def test_twenty_errors_in_a_row_close_with_1008(daphne):
+    game = http_json(daphne.url + "/api/games/", {"preset": "beginner"})
+    client = await WsClient(daphne.ws_url, game["id"]).connect()
+    for _ in range(20):
+        await client.ws.send("nope")
+    assert await closed_with(client) == 1008
+    assert [f["code"] for f in client.of_type("error")] == ["bad_json"] * 20
+    assert "Traceback" not in daphne.log_text()
+
+
+async def test_a_frame_over_64_kib_closes_with_1009(daphne):
+    game = http_json(daphne.url + "/api/games/", {"preset": "beginner"})
+    client = await WsClient(daphne.ws_url, game["id"]).connect()
+    await client.ws.send("x" * 70_000)
+    assert await closed_with(client) == 1009
+    assert "Traceback" not in daphne.log_text()
