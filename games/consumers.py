@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import clock, groups, selectors, services, spectating
+from games import async_move, clock, groups, selectors, services, spectating
 from games.db import db
 from games.engine import move_from_action
 from games.errors import ServiceError
@@ -187,7 +187,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         player_id = self.require_player()
         x, y = cell_of(message, self.width, self.height)
         try:
-            outcome = await db(services.move_apply)(
+            outcome = await async_move.move_apply(
                 player_id=player_id, move=move_from_action(kind, x, y)
             )
         except ServiceError as exc:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from games import serializers, store
 from games.engine import IllegalMove, Move, bbbv, generate_board, start_cell
 from games.engine.codec import encode
-from games.engine.sweep import SweepStatus
+from games.engine.sweep import Cell, Sweep, SweepStatus
 from games.errors import ServiceError
 from games.events import Event, move_event, to_everyone
 from games.models import (
@@ -200,39 +200,24 @@ class MoveOutcome:
 
 @transaction.atomic
 def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
-    """Apply one move: lock the player's row, replay on the engine, log it, finish if due."""
+    """Apply one move: lock the player's row, replay on the engine, log it, finish if due.
+
+    The complete path, for every move. `games.moves` takes most moves on PostgreSQL a shorter
+    way and hands this one the moves that start or finish something.
+    """
     player = store.lock_player(player_id)
     if player is None:
         raise ServiceError("not_a_player", "no such player")
     game = store.game_for_move(player.game_id)
     now = timezone.now()
-    if game.status == GameStatus.FINISHED or (
-        game.mode == GameMode.RACE and game.status != GameStatus.RUNNING
-    ):
-        raise ServiceError("not_running", "the game is not running")
-    deadline = race_deadline(game)
-    if deadline is not None and now >= deadline:
-        raise ServiceError("not_running", "the race's time is up")
-    if player.status != PlayerStatus.PLAYING:
-        raise ServiceError("not_running", "you have finished")
-    if not (0 <= move.x < game.width and 0 <= move.y < game.height):
-        raise ServiceError("bad_cell", "the cell is off the board")
+    move_check(game, player, move, now)
 
     events: list[Event] = []
     sweep = serializers.sweep_of(game, player)
     if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself
         events.append(_start_solo(game, move, now))
         sweep.attach(serializers.board_of(game))
-    t_ms = elapsed_ms(game.started_at, now)
-    try:
-        changed = sweep.apply(move)
-    except IllegalMove as exc:  # guarded above; kept so a bug cannot crash a worker
-        raise ServiceError("not_running", str(exc)) from exc
-
-    player.moves_count += 1
-    player.snapshot = encode(game.width, game.height, sweep.state)
-    player.revealed, player.flags, player.clicks = sweep.revealed, sweep.flags, sweep.clicks
-    player.last_move_at = now
+    t_ms, changed = move_play(game, player, sweep, move, now)
     done = sweep.status is not SweepStatus.PLAYING
     if done:
         won = sweep.status is SweepStatus.WON
@@ -246,6 +231,40 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
         events.append(_finished_event(game, player))
         events += _finish_game_if_done(game, now)
     return MoveOutcome(cells, events)
+
+
+def move_check(game: Game, player: Player, move: Move, now: datetime) -> None:
+    """Refuse a move the rules do not allow now (ServiceError), before the engine sees it."""
+    if game.status == GameStatus.FINISHED or (
+        game.mode == GameMode.RACE and game.status != GameStatus.RUNNING
+    ):
+        raise ServiceError("not_running", "the game is not running")
+    deadline = race_deadline(game)
+    if deadline is not None and now >= deadline:
+        raise ServiceError("not_running", "the race's time is up")
+    if player.status != PlayerStatus.PLAYING:
+        raise ServiceError("not_running", "you have finished")
+    if not (0 <= move.x < game.width and 0 <= move.y < game.height):
+        raise ServiceError("bad_cell", "the cell is off the board")
+
+
+def move_play(
+    game: Game, player: Player, sweep: Sweep, move: Move, now: datetime
+) -> tuple[int, list[Cell]]:
+    """Apply a checked move to the player's sweep and copy the result onto the player.
+
+    Returns the move's time on the player's clock and the cells it changed.
+    """
+    t_ms = elapsed_ms(game.started_at, now)
+    try:
+        changed = sweep.apply(move)
+    except IllegalMove as exc:  # guarded by move_check; kept so a bug cannot crash a worker
+        raise ServiceError("not_running", str(exc)) from exc
+    player.moves_count += 1
+    player.snapshot = encode(game.width, game.height, sweep.state)
+    player.revealed, player.flags, player.clicks = sweep.revealed, sweep.flags, sweep.clicks
+    player.last_move_at = now
+    return t_ms, changed
 
 
 def _start_solo(game: Game, move: Move, now: datetime) -> Event:

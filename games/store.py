@@ -58,13 +58,20 @@ def lock_player(player_id: str) -> Player | None:
 
 def game_for_move(game_id: str) -> Game:
     """The game a move belongs to: from this process's cache once it runs, else from the table."""
-    game = _RUNNING.get(game_id)
+    game = running_game(game_id)
     if game is not None:
-        _RUNNING.move_to_end(game_id)
         return game
     game = Game.objects.get(pk=game_id)
     if game.status == GameStatus.RUNNING and game.safe_cell is not None:
         remember_running(game)
+    return game
+
+
+def running_game(game_id: str) -> Game | None:
+    """The game if this process knows it runs, without asking the database."""
+    game = _RUNNING.get(game_id)
+    if game is not None:
+        _RUNNING.move_to_end(game_id)
     return game
 
 

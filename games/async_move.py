@@ -1,0 +1,131 @@
+"""A move from async code: on PostgreSQL, the common move on the event loop, without a thread.
+
+Most moves change one player's row and append one `Move`, and nothing else. Those run here on
+an async psycopg connection in autocommit, optimistically: read the player's row, play the
+move on the engine, then write it with one statement that applies only if the row is still
+the one that was read (same `moves_count`, still `playing`). A lost race with another write of
+that row (a second connection of the player, the clock's dnf, a resign) reads again.
+
+Two round trips and no thread hop, against four round trips plus a hop to a database thread
+for the locked transaction; docs/benchmarks.md has the figures. A move that starts a solo game
+or finishes its player (scores, ranking, game_over), a game not yet seen by this process, and
+SQLite all take the complete path, `services.move_apply`, in one locked transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from enum import Enum
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+
+from games import serializers, services, store
+from games.db import concurrent_database, db
+from games.engine import Move
+from games.engine.sweep import SweepStatus
+from games.errors import ServiceError
+from games.events import move_event
+from games.models import Move as MoveRecord
+from games.models import Player, PlayerStatus
+
+ATTEMPTS = 3  # optimistic tries before the locked path settles a contended row
+POOL_SIZE = 4  # connections per worker: a move holds one for two short round trips
+
+_PLAYER = Player._meta
+# In the model's field order, as Model.from_db expects of a partial row.
+_READ_COLUMNS = [
+    f.attname
+    for f in _PLAYER.concrete_fields
+    if f.attname in {"id", "game_id", "status", "moves_count", "snapshot", "clicks"}
+]
+_READ_PLAYER = (
+    f"SELECT {', '.join(_READ_COLUMNS)} FROM {_PLAYER.db_table} WHERE {_PLAYER.pk.column} = %s"
+)
+# The write: the update applies only to the row as it was read, and the move is logged only if
+# it did. One statement, so it is atomic in autocommit.
+_WRITE_MOVE = (
+    f"WITH updated AS (UPDATE {_PLAYER.db_table} SET moves_count = %s, snapshot = %s, "
+    "revealed = %s, flags = %s, clicks = %s, last_move_at = %s "
+    "WHERE id = %s AND moves_count = %s AND status = %s RETURNING id, game_id) "
+    f"INSERT INTO {MoveRecord._meta.db_table} "
+    "(game_id, player_id, seq, action, x, y, t_ms, created_at) "
+    "SELECT game_id, id, %s, %s, %s, %s, %s, %s FROM updated"
+)
+
+_pools: dict[asyncio.AbstractEventLoop, asyncio.Task[AsyncConnectionPool]] = {}
+
+
+async def move_apply(*, player_id: str, move: Move) -> services.MoveOutcome:
+    """Apply one move for a player (raises ServiceError when the rules refuse it)."""
+    if concurrent_database():
+        async with (await _pool()).connection() as conn:
+            for _ in range(ATTEMPTS):
+                outcome = await _try_move(conn, player_id, move)
+                if outcome is not _Next.AGAIN:
+                    break
+        if isinstance(outcome, services.MoveOutcome):
+            return outcome
+    return await db(services.move_apply)(player_id=player_id, move=move)
+
+
+class _Next(Enum):
+    AGAIN = "the row changed between the read and the write"
+    LOCKED_PATH = "this move needs the complete, locked path"
+
+
+async def _try_move(
+    conn: AsyncConnection, player_id: str, move: Move
+) -> services.MoveOutcome | _Next:
+    cursor = await conn.execute(_READ_PLAYER, [player_id])
+    row = await cursor.fetchone()
+    if row is None:
+        raise ServiceError("not_a_player", "no such player")
+    player = Player.from_db(None, _READ_COLUMNS, row)
+    game = store.running_game(player.game_id)
+    if game is None:
+        return _Next.LOCKED_PATH
+    now = timezone.now()
+    services.move_check(game, player, move, now)
+    sweep = serializers.sweep_of(game, player)
+    if sweep.needs_board(move):
+        return _Next.LOCKED_PATH
+    read_seq = player.moves_count
+    t_ms, changed = services.move_play(game, player, sweep, move, now)
+    if sweep.status is not SweepStatus.PLAYING:
+        return _Next.LOCKED_PATH  # it finishes the player: replayed under the lock, with its score
+    cursor = await conn.execute(_WRITE_MOVE, _write_params(player, read_seq, move, t_ms, now))
+    if cursor.rowcount != 1:
+        return _Next.AGAIN
+    cells = serializers.cells_payload(player.id, player.moves_count, move, changed, sweep)
+    return services.MoveOutcome(cells, [move_event(game, cells)])
+
+
+def _write_params(player: Player, read_seq: int, move: Move, t_ms: int, now: Any) -> list[Any]:
+    return [player.moves_count, player.snapshot, player.revealed, player.flags, player.clicks,
+            now, player.id, read_seq, PlayerStatus.PLAYING,
+            player.moves_count, move.action, move.x, move.y, t_ms, now]  # fmt: skip
+
+
+async def _pool() -> AsyncConnectionPool:
+    """This event loop's pool of autocommit connections, opened once on first use."""
+    loop = asyncio.get_running_loop()
+    task = _pools.get(loop)
+    if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+        task = _pools[loop] = loop.create_task(_open_pool())
+    return await asyncio.shield(task)
+
+
+async def _open_pool() -> AsyncConnectionPool:
+    params = connection.get_connection_params()
+    for key in ("cursor_factory", "context", "pool"):
+        params.pop(key, None)  # Django's sync cursor and adapters are not for this one
+    params["autocommit"] = True
+    pool = AsyncConnectionPool(
+        kwargs=params, min_size=1, max_size=POOL_SIZE, open=False, name="minerace-moves"
+    )
+    await pool.open()
+    return pool
