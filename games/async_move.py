@@ -1,20 +1,22 @@
 """A move from async code: on PostgreSQL, the common move on the event loop, without a thread.
 
 Most moves change one player's row and append one `Move`, and nothing else. Those run here on
-an async psycopg connection in autocommit, optimistically: read the player's row, play the
-move on the engine, then write it with one statement that applies only if the row is still
-the one that was read (same `moves_count`, still `playing`). A lost race with another write of
-that row (a second connection of the player, the clock's dnf, a resign) reads again.
+an async psycopg connection in autocommit, optimistically: take the player's state (as this
+process last wrote it, else read from the row), play the move on the engine, then write it
+with one statement that applies only if the row is still the one the move was built on (same
+`moves_count`, still `playing`). A lost race with another write of that row (a second
+connection of the player, another worker, the clock's dnf, a resign) reads the row again.
 
-Two round trips and no thread hop, against four round trips plus a hop to a database thread
-for the locked transaction; docs/benchmarks.md has the figures. A move that starts a solo game
-or finishes its player (scores, ranking, game_over), a game not yet seen by this process, and
-SQLite all take the complete path, `services.move_apply`, in one locked transaction.
+So a move is one round trip, or two, and no thread hop, against four round trips plus a hop to
+a database thread for the locked transaction; docs/benchmarks.md has the figures. A move that
+starts a solo game or finishes its player (scores, ranking, game_over), a game not yet seen by
+this process, and SQLite all take the complete path, `services.move_apply`, under the lock.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from enum import Enum
 from typing import Any
 
@@ -26,14 +28,15 @@ from psycopg_pool import AsyncConnectionPool
 from games import serializers, services, store
 from games.db import concurrent_database, db
 from games.engine import Move
-from games.engine.sweep import SweepStatus
+from games.engine.sweep import Sweep, SweepStatus
 from games.errors import ServiceError
 from games.events import move_event
 from games.models import Move as MoveRecord
 from games.models import Player, PlayerStatus
 
 ATTEMPTS = 3  # optimistic tries before the locked path settles a contended row
-POOL_SIZE = 4  # connections per worker: a move holds one for two short round trips
+POOL_SIZE = 4  # connections per worker: a move holds one for one or two short round trips
+KNOWN_MAX = 8192  # players whose last written state this process keeps
 
 _PLAYER = Player._meta
 # In the model's field order, as Model.from_db expects of a partial row.
@@ -56,6 +59,9 @@ _WRITE_MOVE = (
     "SELECT game_id, id, %s, %s, %s, %s, %s, %s FROM updated"
 )
 
+# The row and sweep of each player as this process last wrote them. A stale entry is harmless:
+# the write applies only if `moves_count` and the status are still the ones it was built on.
+_KNOWN: OrderedDict[str, tuple[Player, Sweep]] = OrderedDict()
 _pools: dict[asyncio.AbstractEventLoop, asyncio.Task[AsyncConnectionPool]] = {}
 
 
@@ -80,17 +86,18 @@ class _Next(Enum):
 async def _try_move(
     conn: AsyncConnection, player_id: str, move: Move
 ) -> services.MoveOutcome | _Next:
-    cursor = await conn.execute(_READ_PLAYER, [player_id])
-    row = await cursor.fetchone()
-    if row is None:
-        raise ServiceError("not_a_player", "no such player")
-    player = Player.from_db(None, _READ_COLUMNS, row)
+    known = _KNOWN.pop(player_id, None)  # taken out: only a written state goes back in
+    if known is not None:
+        player, sweep = known
+    else:
+        player, sweep = await _read_player(conn, player_id), None
     game = store.running_game(player.game_id)
     if game is None:
         return _Next.LOCKED_PATH
     now = timezone.now()
     services.move_check(game, player, move, now)
-    sweep = serializers.sweep_of(game, player)
+    if sweep is None:
+        sweep = serializers.sweep_of(game, player)
     if sweep.needs_board(move):
         return _Next.LOCKED_PATH
     read_seq = player.moves_count
@@ -100,8 +107,19 @@ async def _try_move(
     cursor = await conn.execute(_WRITE_MOVE, _write_params(player, read_seq, move, t_ms, now))
     if cursor.rowcount != 1:
         return _Next.AGAIN
+    _KNOWN[player_id] = (player, sweep)
+    while len(_KNOWN) > KNOWN_MAX:
+        _KNOWN.popitem(last=False)
     cells = serializers.cells_payload(player.id, player.moves_count, move, changed, sweep)
     return services.MoveOutcome(cells, [move_event(game, cells)])
+
+
+async def _read_player(conn: AsyncConnection, player_id: str) -> Player:
+    cursor = await conn.execute(_READ_PLAYER, [player_id])
+    row = await cursor.fetchone()
+    if row is None:
+        raise ServiceError("not_a_player", "no such player")
+    return Player.from_db(None, _READ_COLUMNS, row)
 
 
 def _write_params(player: Player, read_seq: int, move: Move, t_ms: int, now: Any) -> list[Any]:

@@ -57,6 +57,58 @@ class MemoryWatch(threading.Thread):
                     self.peak[pid] = max(self.peak[pid], rss_kib(pid))
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_process() -> dict[int, tuple[str, float]]:
+    """Every process's name and CPU seconds (user + system) so far."""
+    seen = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            text = stat.read_text()
+            name = text[text.index("(") + 1 : text.rindex(")")]
+            fields = text[text.rindex(")") + 2 :].split()
+            seen[int(stat.parent.name)] = (name, (int(fields[11]) + int(fields[12])) / CLOCK_TICKS)
+    return seen
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs since boot, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+class CpuWindow(threading.Thread):
+    """CPU seconds each kind of process spends inside the measured window, and how busy the
+    machine is: where the time of a move goes, outside any profiler."""
+
+    def __init__(self, start_wall: float, end_wall: float, workers: list[int]) -> None:
+        super().__init__(daemon=True)
+        self.start_wall, self.end_wall, self.workers = start_wall, end_wall, set(workers)
+        self.seconds: dict[str, float] = {}
+        self.busy_pct: float | None = None
+
+    def kind(self, pid: int, name: str) -> str:
+        if pid in self.workers:
+            return "workers"
+        if name in ("postgres", "redis-server"):
+            return "postgresql" if name == "postgres" else "redis"
+        return "clients and other" if name.startswith("python") else "other"
+
+    def run(self) -> None:
+        time.sleep(max(0.0, self.start_wall - time.time()))
+        before, ticks_before = cpu_by_process(), machine_ticks()
+        time.sleep(max(0.0, self.end_wall - time.time()))
+        after, ticks_after = cpu_by_process(), machine_ticks()
+        for pid, (name, spent) in after.items():
+            delta = spent - before.get(pid, (name, 0.0))[1]
+            kind = self.kind(pid, name)
+            self.seconds[kind] = self.seconds.get(kind, 0.0) + delta
+        busy = ticks_after[0] - ticks_before[0]
+        self.busy_pct = 100 * busy / max(1, ticks_after[1] - ticks_before[1])
+
+
 def post_json(url: str, body: dict) -> dict:
     request = urllib.request.Request(url, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})  # fmt: skip
@@ -128,11 +180,15 @@ def run_target(target: str, args) -> dict:
             })  # fmt: skip
         watch = MemoryWatch([w.process.pid for w in workers])
         watch.start()
+        measure_wall = start_wall + args.warmup
+        cpu = CpuWindow(measure_wall, measure_wall + args.duration, watch.pids)
+        cpu.start()
         from tests.load.client import run_in_process
 
         with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
             results = pool.map(run_in_process, jobs)
         watch.stopped.set()
+        cpu.join(timeout=5)
         peak_mib = [
             round(max(watch.peak[w.process.pid], rss_kib(w.process.pid, "VmHWM")) / 1024, 1)
             for w in workers
@@ -166,6 +222,11 @@ def run_target(target: str, args) -> dict:
         "errors": len(merged["errors"]),
         "error_samples": merged["errors"][:5],
         "lost_moves": totals["sent"] - totals["answered"],
+        "machine_busy_pct": None if cpu.busy_pct is None else round(cpu.busy_pct, 1),
+        "cpu_ms_per_move": {
+            kind: round(1000 * spent / max(1, totals["measured"]), 3)
+            for kind, spent in sorted(cpu.seconds.items())
+        },
         **totals,
     }
 
@@ -198,13 +259,18 @@ def main() -> None:
     print(f"\n{connections} connections; {args.races} races x {args.racers} racers + "
           f"{args.spectators} spectator(s); {args.rate} moves/s for {args.duration} s")  # fmt: skip
     print("| target | moves/s | answer p50/p95/p99 ms | fan-out p50/p99 ms | peak MiB/worker "
-          "| errors | lost |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|")
+          "| errors | lost | machine busy | CPU ms per move |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         answer = " / ".join(fmt_ms(r[f"answer_p{q}_ms"]) for q in (50, 95, 99))
         fanout = " / ".join(fmt_ms(r[f"fanout_p{q}_ms"]) for q in (50, 99))
         print(f"| {r['target']} | {r['moves_per_s']} | {answer} | {fanout} | "
-              f"{r['peak_mib_per_worker']} | {r['errors']} | {r['lost_moves']} |")  # fmt: skip
+              f"{r['peak_mib_per_worker']} | {r['errors']} | {r['lost_moves']} | "
+              f"{r['machine_busy_pct']} % | {cpu_text(r['cpu_ms_per_move'])} |")  # fmt: skip
+
+
+def cpu_text(per_move: dict[str, float]) -> str:
+    return ", ".join(f"{kind} {ms:.2f}" for kind, ms in per_move.items() if kind != "other")
 
 
 def fmt_ms(value: float | None) -> str:

@@ -81,6 +81,21 @@ def logged(database: str, player_id: str) -> list[tuple]:
         ).fetchall()
 
 
+def played_elsewhere(database: str, game_id: str, player_id: str, seq: int, move, sweep) -> None:
+    """Write a move as another worker would: the row moves on to `sweep`, the log grows."""
+    with psycopg.connect(database) as c:
+        c.execute(
+            "UPDATE games_player SET moves_count = %s, snapshot = %s, revealed = %s, flags = %s"
+            " WHERE id = %s",
+            (seq, encode(W, H, sweep.state), sweep.revealed, sweep.flags, player_id),
+        )
+        c.execute(
+            "INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, 0, now())",
+            (game_id, player_id, seq, move.action, move.x, move.y),
+        )
+
+
 OPENING = move_from_action("reveal", *START)
 A_FLAG = move_from_action("flag", *BOARD.xy(min(BOARD.mines)))
 A_LATER_REVEAL = move_from_action(
@@ -147,17 +162,9 @@ async def test_a_write_that_lost_its_row_to_another_move_is_played_again_on_top_
 
     def check_then_other_move(*args):
         check(*args)
-        with psycopg.connect(database) as c:
-            c.execute(
-                "UPDATE games_player SET moves_count = 2, snapshot = %s, flags = 1 WHERE id = %s",
-                (encode(W, H, after_other.state), player_id),
-            )
-            c.execute(
-                "INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at)"
-                " VALUES (%s, %s, 2, 'flag', %s, %s, 0, now())",
-                (game.id, player_id, other.x, other.y),
-            )
+        played_elsewhere(database, game.id, player_id, 2, other, after_other)
 
+    async_move._KNOWN.pop(player_id)  # as in a process that has not played this racer yet
     monkeypatch.setattr(services, "move_check", check_then_other_move)
     assert await async_move._try_move(conn, player_id, second) is async_move._Next.AGAIN
     monkeypatch.setattr(services, "move_check", check)
@@ -166,6 +173,26 @@ async def test_a_write_that_lost_its_row_to_another_move_is_played_again_on_top_
     assert [seq for seq, *_ in logged(database, player_id)] == [1, 2, 3]
     after_other.apply(second)
     assert decode(bytes(row(database, player_id)[2]), W, H) == after_other.state
+
+
+async def test_a_state_this_process_wrote_is_not_trusted_once_the_row_has_moved_on(
+    race, conn, database
+):
+    game, player_id = race
+    assert isinstance(await async_move._try_move(conn, player_id, OPENING), services.MoveOutcome)
+    assert async_move._KNOWN[player_id][0].moves_count == 1  # kept for the next move
+    after_other = Sweep(W, H, M, BOARD)
+    for move in (OPENING, A_FLAG):
+        after_other.apply(move)
+    played_elsewhere(database, game.id, player_id, 2, A_FLAG, after_other)
+
+    assert await async_move._try_move(conn, player_id, A_LATER_REVEAL) is async_move._Next.AGAIN
+    assert player_id not in async_move._KNOWN
+    again = await async_move._try_move(conn, player_id, A_LATER_REVEAL)
+    assert isinstance(again, services.MoveOutcome) and again.cells["seq"] == 3
+    after_other.apply(A_LATER_REVEAL)
+    assert decode(bytes(row(database, player_id)[2]), W, H) == after_other.state
+    assert [seq for seq, *_ in logged(database, player_id)] == [1, 2, 3]
 
 
 async def test_a_move_that_finishes_the_player_is_left_to_the_locked_path(race, conn, database):
