@@ -113,8 +113,12 @@ class Player(models.Model):
 class Move(models.Model):
     """One accepted move, in the order the server accepted it; never updated or deleted."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="moves")
+    # Every move updates each index of this table, so it has only the ones its reads use:
+    # (player, seq) for uniqueness, (game, id) for a game's log in order.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="moves", db_index=False
+    )
     seq = models.PositiveIntegerField()
     action = models.CharField(max_length=8)
     x = models.PositiveSmallIntegerField()
@@ -127,6 +131,7 @@ class Move(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "seq"], name="unique_move_seq_per_player")
         ]
+        indexes = [models.Index(fields=["game", "id"], name="move_log_of_game")]
 
     def __str__(self) -> str:
         return f"{self.player_id}#{self.seq} {self.action} ({self.x}, {self.y})"
