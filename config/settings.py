@@ -183,4 +183,7 @@ MINERACE = {
     "WS_RATE_BURST": env_int("MINERACE_WS_RATE_BURST", 40),
     # Game creations per client address per minute over HTTP.
     "CREATE_RATE_PER_MIN": env_int("MINERACE_CREATE_RATE_PER_MIN", 60),
+    # PostgreSQL: the moves' own connections prepare their statements on the server (less
+    # work per move). Set to 0 behind a pooler that cannot keep them (PgBouncer before 1.21).
+    "MOVE_PREPARED_STATEMENTS": env_bool("MINERACE_MOVE_PREPARED_STATEMENTS", True),
 }

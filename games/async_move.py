@@ -20,6 +20,7 @@ from collections import OrderedDict
 from enum import Enum
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from psycopg import AsyncConnection
@@ -142,6 +143,9 @@ async def _open_pool() -> AsyncConnectionPool:
     for key in ("cursor_factory", "context", "pool"):
         params.pop(key, None)  # Django's sync cursor and adapters are not for this one
     params["autocommit"] = True
+    # Prepared on the server from a statement's first use: the two statements of a move are
+    # run thousands of times per connection.
+    params["prepare_threshold"] = 0 if settings.MINERACE["MOVE_PREPARED_STATEMENTS"] else None
     pool = AsyncConnectionPool(
         kwargs=params, min_size=1, max_size=POOL_SIZE, open=False, name="minerace-moves"
     )
