@@ -18,6 +18,8 @@ from websockets.asyncio.client import connect
 from games.engine import generate_board, start_cell
 from games.engine.presets import PRESETS
 
+SLOW_MS = 50
+
 
 @dataclass
 class RaceSpec:
@@ -35,6 +37,9 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
     fanout_ms: list[float] = field(default_factory=list)
+    # (seconds into the window, ms) of each answer and fan-out above 50 ms: when the slow ones
+    # happened tells a pause (all at once) from a queue (spread out).
+    slow: list[tuple[str, float, float]] = field(default_factory=list)
     spectator_frames: int = 0
     idle_pongs: int = 0
     idle_pings: int = 0
@@ -119,6 +124,8 @@ class Racer:
                 return
             if next_at > now:
                 await asyncio.sleep(next_at - now)
+                if time.perf_counter() >= until:
+                    return  # nothing is sent after the window, when the sockets start closing
             next_at += interval
             sent = time.perf_counter()
             self.sent_at[(self.player_id, move_id)] = sent  # seq == move_id: one at a time
@@ -138,7 +145,10 @@ class Racer:
             self.stats.answered += 1
             if sent >= measure_from:
                 self.stats.measured += 1
-                self.stats.answer_ms.append((time.perf_counter() - sent) * 1000)
+                latency_ms = (time.perf_counter() - sent) * 1000
+                self.stats.answer_ms.append(latency_ms)
+                if latency_ms > SLOW_MS:
+                    self.stats.slow.append(("answer", round(sent - measure_from, 3), latency_ms))
             if frame["status"] != "playing":
                 return
 
@@ -159,15 +169,20 @@ async def spectate(
             stats.spectator_frames += 1
             sent = sent_at.get((frame["player"], frame["seq"]))
             if sent is not None and sent >= measure_from:
-                stats.fanout_ms.append((time.perf_counter() - sent) * 1000)
+                latency_ms = (time.perf_counter() - sent) * 1000
+                stats.fanout_ms.append(latency_ms)
+                if latency_ms > SLOW_MS:
+                    stats.slow.append(("fanout", round(sent - measure_from, 3), latency_ms))
     await ws.close()
 
 
-async def idle(url: str, game_id: str, stats: Stats, until: float) -> None:
-    """A held connection: hello as a spectator, then a ping every 10 s that must be answered."""
+async def idle(url: str, game_id: str, stats: Stats, until: float):
+    """A held connection: hello as a spectator, then a ping every 10 s that must be answered.
+    Returns the open socket: closing 1,640 of them is work for the server, done after the
+    measured window, not inside it."""
     ws = await _open(url, game_id, stats)
     if ws is None:
-        return
+        return None
     await _request(ws, {"type": "hello", "role": "spectator"}, "welcome")
     await asyncio.sleep(random.random() * 10)
     while time.perf_counter() < until:
@@ -175,8 +190,8 @@ async def idle(url: str, game_id: str, stats: Stats, until: float) -> None:
         answer = await _request(ws, {"type": "ping"}, "pong")
         if answer["type"] == "pong":
             stats.idle_pongs += 1
-        await asyncio.sleep(10)
-    await ws.close()
+        await asyncio.sleep(max(0.0, min(10.0, until - time.perf_counter())))
+    return ws
 
 
 async def run(
@@ -221,11 +236,15 @@ async def run(
     await asyncio.gather(
         *(r.play(rate_per_racer, measure_from, until) for rs in field_racers for r in rs if r.ws)
     )
-    await asyncio.gather(*watchers, *idlers)
+    held = await asyncio.gather(*idlers)
+    await asyncio.gather(*watchers)
     for rs in field_racers:
         for r in rs:
             if r.ws is not None:
                 await r.ws.close()
+    for ws in held:
+        if ws is not None:
+            await ws.close()
     return stats
 
 

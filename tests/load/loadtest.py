@@ -202,7 +202,7 @@ def run_target(target: str, args) -> dict:
         if database is not None:
             database.drop()
 
-    merged = {k: [] for k in ("answer_ms", "fanout_ms", "errors")}
+    merged = {k: [] for k in ("answer_ms", "fanout_ms", "errors", "slow")}
     counters = ("sent", "answered", "measured", "spectator_frames", "idle_pings", "idle_pongs",
                 "connections", "connect_failures")  # fmt: skip
     totals = dict.fromkeys(counters, 0)
@@ -224,6 +224,7 @@ def run_target(target: str, args) -> dict:
         "peak_mib_per_worker": peak_mib,
         "errors": len(merged["errors"]),
         "error_samples": merged["errors"][:5],
+        "slow_by_second": slow_by_second(merged["slow"]),
         "lost_moves": totals["sent"] - totals["answered"],
         "machine_busy_pct": None if cpu.busy_pct is None else round(cpu.busy_pct, 1),
         "cpu_ms_per_move": {
@@ -327,6 +328,14 @@ def print_report(results: list[dict], targets: list[str], args) -> None:
         for echo, game in zip(results[::2], results[1::2], strict=False):
             verdict = "held" if not game["bounds_broken"] else "broke"
             print(f"echo held {echo['rate_asked']:g}: game at {game['rate_asked']:g} {verdict}")
+
+
+def slow_by_second(slow: list) -> dict[str, dict[int, int]]:
+    """How many answers and fan-outs over 50 ms each second of the window saw."""
+    counts: dict[str, dict[int, int]] = {"answer": {}, "fanout": {}}
+    for kind, at_s, _ms in slow:
+        counts[kind][int(at_s)] = counts[kind].get(int(at_s), 0) + 1
+    return counts
 
 
 def bounds_broken(result: dict, args) -> str:
