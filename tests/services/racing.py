@@ -6,6 +6,8 @@ import json
 import urllib.request
 from typing import Any
 
+import psycopg
+
 from games.engine import generate_board, start_cell
 from tests.support.wsclient import WsClient
 
@@ -65,3 +67,25 @@ def safe_cells_in_order(b) -> list[tuple[int, int]]:
 def acked(client: WsClient) -> dict[int, dict]:
     """The moves the server acknowledged to this client: seq -> cells frame (answers only)."""
     return {f["seq"]: f for f in client.received if f["type"] == "cells" and f.get("re")}
+
+
+async def race_with_twin(a, b) -> tuple[str, WsClient, dict, WsClient, WsClient]:
+    """A running race: alice on worker a, bob on worker b, and alice's second connection (her
+    twin) on worker b. Returns (game id, alice, alice's welcome, bob, twin)."""
+    game_id = create_race(a.url)
+    alice, welcome = await join(a.ws_url, game_id, "alice")
+    bob, _ = await join(b.ws_url, game_id, "bob")
+    twin, _ = await resume(b.ws_url, game_id, welcome["token"])
+    await ready_and_start([alice, bob])
+    await twin.until("started")
+    return game_id, alice, welcome, bob, twin
+
+
+def player_log(postgres_url: str, player_id: str) -> list[tuple]:
+    """A player's logged moves in order: (seq, action, x, y, created_at)."""
+    with psycopg.connect(postgres_url) as conn:
+        return conn.execute(
+            "SELECT seq, action, x, y, created_at FROM games_move WHERE player_id = %s "
+            "ORDER BY seq",
+            (player_id,),
+        ).fetchall()

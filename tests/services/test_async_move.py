@@ -15,6 +15,7 @@ from games.engine import Sweep, generate_board, move_from_action, start_cell
 from games.engine.codec import decode, encode
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus
+from tests.services.racing import player_log
 from tests.support.servers import base_env, migrate
 
 pytestmark = pytest.mark.services
@@ -74,11 +75,7 @@ def row(database: str, player_id: str) -> tuple:
 
 
 def logged(database: str, player_id: str) -> list[tuple]:
-    with psycopg.connect(database) as c:
-        return c.execute(
-            "SELECT seq, action, x, y FROM games_move WHERE player_id = %s ORDER BY seq",
-            (player_id,),
-        ).fetchall()
+    return [tuple(entry[:4]) for entry in player_log(database, player_id)]
 
 
 def played_elsewhere(database: str, game_id: str, player_id: str, seq: int, move, sweep) -> None:

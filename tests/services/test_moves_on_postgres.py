@@ -13,10 +13,10 @@ from games.engine import Sweep, generate_board, move_from_action
 from tests.services.racing import (
     acked,
     board,
-    create_race,
     http_json,
     join,
-    ready_and_start,
+    player_log,
+    race_with_twin,
     resume,
     safe_cells_in_order,
 )
@@ -35,23 +35,9 @@ def player_row(postgres_url: str, player_id: str) -> dict:
         return dict(zip(names, cursor.fetchone(), strict=True))
 
 
-def player_log(postgres_url: str, player_id: str) -> list[tuple]:
-    with psycopg.connect(postgres_url) as conn:
-        return conn.execute(
-            "SELECT seq, action, x, y, created_at FROM games_move WHERE player_id = %s "
-            "ORDER BY seq",
-            (player_id,),
-        ).fetchall()
-
-
 async def test_no_move_is_logged_after_a_resign_sent_through_another_worker(cluster, postgres):
     a, b = cluster.workers
-    game_id = create_race(a.url)
-    alice, wa = await join(a.ws_url, game_id, "alice")
-    bob, _ = await join(b.ws_url, game_id, "bob")
-    twin, _ = await resume(b.ws_url, game_id, wa["token"])
-    await ready_and_start([alice, bob])
-    await twin.until("started")
+    _game_id, alice, wa, bob, twin = await race_with_twin(a, b)
 
     # Flags stream through worker a while the same player resigns through worker b. A ping
     # after each flag keeps the refused flags from closing the connection (20 errors in a row).
@@ -132,12 +118,7 @@ async def test_moves_on_a_race_whose_board_is_not_cached_yet_replay_to_the_same_
 ):
     """Alternate workers move by move: each worker's first move of the race is a locked one."""
     a, b = cluster.workers
-    game_id = create_race(b.url)
-    alice, wa = await join(a.ws_url, game_id, "alice")
-    bob, _ = await join(b.ws_url, game_id, "bob")
-    twin, _ = await resume(b.ws_url, game_id, wa["token"])
-    await ready_and_start([alice, bob])
-    await twin.until("started")
+    _game_id, alice, wa, bob, twin = await race_with_twin(a, b)
     the_board = board()
     safe = safe_cells_in_order(the_board)
     for k, (x, y) in enumerate(safe[:30]):

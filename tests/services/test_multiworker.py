@@ -14,6 +14,7 @@ from tests.services.racing import (
     create_race,
     http_json,
     join,
+    race_with_twin,
     ready_and_start,
     resume,
     safe_cells_in_order,
@@ -64,12 +65,7 @@ async def test_concurrent_moves_through_two_workers_apply_once_in_a_gapless_orde
     cluster, postgres
 ):
     a, b = cluster.workers
-    game_id = create_race(a.url)
-    alice, wa = await join(a.ws_url, game_id, "alice")
-    bob, _ = await join(b.ws_url, game_id, "bob")
-    twin, _ = await resume(b.ws_url, game_id, wa["token"])
-    await ready_and_start([alice, bob])
-    await twin.until("started")
+    game_id, alice, _wa, bob, twin = await race_with_twin(a, b)
 
     # 2 x 60 flags at once: every frame answered, every seq unique, 1..120 without gaps.
     cells = [(x, y) for y in range(4, 8) for x in range(15)]
