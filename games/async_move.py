@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from enum import Enum
-from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -32,33 +31,11 @@ from games.engine import Move
 from games.engine.sweep import Sweep, SweepStatus
 from games.errors import ServiceError
 from games.events import move_event
-from games.models import Move as MoveRecord
 from games.models import Player, PlayerStatus
 
 ATTEMPTS = 3  # optimistic tries before the locked path settles a contended row
 POOL_SIZE = 4  # connections per worker: a move holds one for one or two short round trips
 KNOWN_MAX = 8192  # players whose last written state this process keeps
-
-_PLAYER = Player._meta
-# In the model's field order, as Model.from_db expects of a partial row.
-_READ_COLUMNS = [
-    f.attname
-    for f in _PLAYER.concrete_fields
-    if f.attname in {"id", "game_id", "status", "moves_count", "snapshot", "clicks"}
-]
-_READ_PLAYER = (
-    f"SELECT {', '.join(_READ_COLUMNS)} FROM {_PLAYER.db_table} WHERE {_PLAYER.pk.column} = %s"
-)
-# The write: the update applies only to the row as it was read, and the move is logged only if
-# it did. One statement, so it is atomic in autocommit.
-_WRITE_MOVE = (
-    f"WITH updated AS (UPDATE {_PLAYER.db_table} SET moves_count = %s, snapshot = %s, "
-    "revealed = %s, flags = %s, clicks = %s, last_move_at = %s "
-    "WHERE id = %s AND moves_count = %s AND status = %s RETURNING id, game_id) "
-    f"INSERT INTO {MoveRecord._meta.db_table} "
-    "(game_id, player_id, seq, action, x, y, t_ms, created_at) "
-    "SELECT game_id, id, %s, %s, %s, %s, %s, %s FROM updated"
-)
 
 # The row and sweep of each player as this process last wrote them. A stale entry is harmless:
 # the write applies only if `moves_count` and the status are still the ones it was built on.
@@ -105,7 +82,9 @@ async def _try_move(
     t_ms, changed = services.move_play(game, player, sweep, move, now)
     if sweep.status is not SweepStatus.PLAYING:
         return _Next.LOCKED_PATH  # it finishes the player: replayed under the lock, with its score
-    cursor = await conn.execute(_WRITE_MOVE, _write_params(player, read_seq, move, t_ms, now))
+    insert, update = store.move_params(player, move, t_ms, now)
+    params = [*update, read_seq, PlayerStatus.PLAYING, *insert]
+    cursor = await conn.execute(store.WRITE_MOVE_IF_UNCHANGED, params)
     if cursor.rowcount != 1:
         return _Next.AGAIN
     _KNOWN[player_id] = (player, sweep)
@@ -116,17 +95,11 @@ async def _try_move(
 
 
 async def _read_player(conn: AsyncConnection, player_id: str) -> Player:
-    cursor = await conn.execute(_READ_PLAYER, [player_id])
+    cursor = await conn.execute(store.SELECT_PLAYER, [player_id])
     row = await cursor.fetchone()
     if row is None:
         raise ServiceError("not_a_player", "no such player")
-    return Player.from_db(None, _READ_COLUMNS, row)
-
-
-def _write_params(player: Player, read_seq: int, move: Move, t_ms: int, now: Any) -> list[Any]:
-    return [player.moves_count, player.snapshot, player.revealed, player.flags, player.clicks,
-            now, player.id, read_seq, PlayerStatus.PLAYING,
-            player.moves_count, move.action, move.x, move.y, t_ms, now]  # fmt: skip
+    return store.player_from_row(row)
 
 
 async def _pool() -> AsyncConnectionPool:

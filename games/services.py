@@ -202,7 +202,7 @@ class MoveOutcome:
 def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     """Apply one move: lock the player's row, replay on the engine, log it, finish if due.
 
-    The complete path, for every move. `games.moves` takes most moves on PostgreSQL a shorter
+    The complete path, for every move. `games.async_move` takes most moves on PostgreSQL a shorter
     way and hands this one the moves that start or finish something.
     """
     player = store.lock_player(player_id)
