@@ -11,10 +11,11 @@ WITH), which are PostgreSQL's; everything else stays in the ORM.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection
 
 from games.engine import Move
 from games.models import Game, GameStatus, Player
@@ -66,7 +67,7 @@ def lock_player(player_id: str) -> Player | None:
 
 def player_from_row(row: tuple) -> Player:
     """A row of SELECT_PLAYER as a model: psycopg hands back every column already typed."""
-    return Player.from_db(connection.alias, _PLAYER_ATTNAMES, row)
+    return Player.from_db(DEFAULT_DB_ALIAS, _PLAYER_ATTNAMES, row)
 
 
 def game_for_move(game_id: str) -> Game:
@@ -96,7 +97,7 @@ def remember_running(game: Game) -> None:
 
 def record_move(player: Player, move: Move, t_ms: int, now: datetime) -> None:
     """Append the move to the log and save the player's new state (its fields already set)."""
-    insert, update = move_params(player, move, t_ms, now)
+    insert, update = move_params(player, move, t_ms, now, connection.ops.adapt_datetimefield_value)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(_INSERT_MOVE_AND_UPDATE_PLAYER, insert + update)
@@ -106,10 +107,18 @@ def record_move(player: Player, move: Move, t_ms: int, now: datetime) -> None:
 
 
 def move_params(
-    player: Player, move: Move, t_ms: int, now: datetime
+    player: Player,
+    move: Move,
+    t_ms: int,
+    now: datetime,
+    adapt: Callable[[datetime | None], Any] = lambda value: value,
 ) -> tuple[list[Any], list[Any]]:
-    """The parameters of a move's insert into the log and of its player's update."""
-    adapt = connection.ops.adapt_datetimefield_value
+    """The parameters of a move's insert into the log and of its player's update.
+
+    `adapt` turns datetimes into what the driver takes (Django's, for SQLite). psycopg takes
+    them as they are, which spares the event loop Django's `connection`: touched from a task,
+    it builds a new DatabaseWrapper for each task.
+    """
     insert = [player.game_id, player.id, player.moves_count, move.action, move.x, move.y, t_ms,
               adapt(now)]  # fmt: skip
     update = [player.moves_count, player.snapshot, player.revealed, player.flags, player.clicks,
