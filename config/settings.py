@@ -60,6 +60,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz, /readyz and /metrics answer probes and scrapes by address over plain
+    # HTTP, before ALLOWED_HOSTS and SECURE_SSL_REDIRECT apply (games/ops/middleware.py).
+    "games.ops.middleware.OpsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.middleware.ApiErrorMiddleware",
@@ -165,7 +168,21 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Each line names its game and player when the task bound them (games/ops/logcontext.py).
+    "filters": {"log_context": {"()": "games.ops.logcontext.LogContextFilter"}},
+    "formatters": {
+        "context": {
+            "format": "%(asctime)s %(levelname)s %(name)s game=%(game)s player=%(player)s "
+            "%(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["log_context"],
+            "formatter": "context",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
@@ -186,4 +203,6 @@ MINERACE = {
     # PostgreSQL: the moves' own connections prepare their statements on the server (less
     # work per move). Set to 0 behind a pooler that cannot keep them (PgBouncer before 1.21).
     "MOVE_PREPARED_STATEMENTS": env_bool("MINERACE_MOVE_PREPARED_STATEMENTS", True),
+    # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.
+    "METRICS_TOKEN": os.environ.get("MINERACE_METRICS_TOKEN", ""),
 }

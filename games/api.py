@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games import leaderboards, selectors, services
 from games.errors import ServiceError
+from games.ops.metrics import ERRORS
 from games.publish import publish
 from games.validation import game_spec
 
@@ -31,6 +32,7 @@ STATUS_OF_CODE = {
 
 
 def error_response(error: ServiceError, headers: dict[str, str] | None = None) -> JsonResponse:
+    ERRORS.labels(code=error.code).inc()
     body = {"error": {"code": error.code, "message": error.message, "field": error.field}}
     return JsonResponse(body, status=STATUS_OF_CODE.get(error.code, 400), headers=headers)
 

@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from games.ops.metrics import ERRORS
+
 log = logging.getLogger(__name__)
 
 
@@ -22,5 +24,6 @@ class ApiErrorMiddleware:
         if not request.path.startswith("/api/"):
             return None
         log.exception("API request %s %s failed", request.method, request.path, exc_info=exception)
+        ERRORS.labels(code="internal").inc()
         body = {"error": {"code": "internal", "message": "the server failed", "field": None}}
         return JsonResponse(body, status=500)
