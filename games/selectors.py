@@ -13,6 +13,7 @@ from games.engine import Sweep, move_from_action
 from games.errors import ServiceError
 from games.events import spectator_delay_ms
 from games.models import Game, GameMode, GameStatus, Move, Player
+from games.moves.step import cells_payload
 from games.services import game_get
 
 LOBBY_LIST_LIMIT = 50
@@ -103,7 +104,7 @@ def _delayed_boards(
         if m.created_at > cutoff:
             frame = {
                 "type": "cells",
-                **serializers.cells_payload(m.player_id, m.seq, move, changed, sweep),
+                **cells_payload(m.player_id, m.seq, move, changed, sweep),
             }
             pending.append(((m.created_at - cutoff).total_seconds(), frame))
     for p in players:

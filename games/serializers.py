@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Board, Move, generate_board
+from games.engine import Board, generate_board
 from games.engine.codec import decode
 from games.engine.ranking import Standing, rank
 from games.engine.statistics import bbbv_per_s, efficiency
@@ -29,27 +29,6 @@ def sweep_of(game: Game, player: Player, board: Board | None = None) -> Sweep:
     board = board if board is not None else board_of(game)
     state = decode(bytes(player.snapshot), game.width, game.height) if player.snapshot else None
     return Sweep(game.width, game.height, game.mines, board, state, clicks=player.clicks)
-
-
-def cells_payload(
-    player_id: str, seq: int, move: Move, changed: list[Cell], sweep: Sweep
-) -> dict[str, Any]:
-    """A move's `cells` frame (without its type): what it changed and the counts after it."""
-    return {
-        "player": player_id,
-        "seq": seq,
-        "action": move.action,
-        "x": move.x,
-        "y": move.y,
-        "cells": cells_wire(changed),
-        "progress": {
-            "revealed": sweep.revealed,
-            "safe_cells": sweep.safe_cells,
-            "flags": sweep.flags,
-            "clicks": sweep.clicks,
-        },
-        "status": sweep.status.value,
-    }
 
 
 def player_public(player: Player, game: Game) -> dict[str, Any]:

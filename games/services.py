@@ -1,4 +1,5 @@
-"""Use cases: create, join, resume, ready, leave, move, resign, and the clock (tick).
+"""Use cases: create, join, resume, ready, leave, resign, and the clock (tick); moves are
+games.moves (re-exported here as move_apply).
 
 Every write is one transaction; the events it returns are published only after the commit.
 Lock order, to stay free of deadlocks: player rows (by id) before the game row.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -17,12 +18,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import serializers, store
-from games.engine import IllegalMove, Move, bbbv, generate_board, start_cell
-from games.engine.codec import encode
-from games.engine.sweep import Cell, Sweep, SweepStatus
+from games.engine import bbbv, generate_board, start_cell
 from games.errors import ServiceError
-from games.events import Event, move_event, to_everyone
+from games.events import Event, to_everyone
+from games.finishing import finish_game_if_done, finish_player, finished_event
 from games.models import (
     FINAL_PLAYER_STATUSES,
     Game,
@@ -31,9 +30,12 @@ from games.models import (
     Player,
     PlayerStatus,
 )
+from games.moves.service import MoveOutcome, move_apply
 from games.scores import score_record
-from games.timefmt import elapsed_ms, iso
+from games.timefmt import iso
 from games.validation import GameSpec, player_name
+
+__all__ = ["MoveOutcome", "move_apply"]  # the move pipeline, for callers of services
 
 
 def hash_token(token: str) -> str:
@@ -130,26 +132,37 @@ def _lock_player(player_id: str) -> tuple[Player, Game]:
     return player, player.game
 
 
-def _lock_lobby_player(player_id: str) -> tuple[Player, Game]:
-    player, game = _lock_player(player_id)
+def _lock_lobby(player_id: str) -> tuple[Player, Game, list[Player]]:
+    """Lock every player of the racer's game (by id), then the game: lobby actions that count
+    players must see a lobby no other action can change under them. The order is the clock's
+    too (player rows before the game row), so the two never deadlock."""
+    game_id = Player.objects.filter(pk=player_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise ServiceError("not_a_player", "no such player")
+    players = list(
+        Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
+    )
+    game = Game.objects.select_for_update().get(pk=game_id)
+    player = next((p for p in players if p.id == player_id), None)
+    if player is None:  # it left while we waited for the locks
+        raise ServiceError("not_a_player", "you are no longer in this game")
     if game.mode != GameMode.RACE:
         raise ServiceError("bad_message", "only races have a lobby")
     if game.status != GameStatus.LOBBY:
         raise ServiceError("not_running", "the race has left the lobby")
-    return player, game
+    players.sort(key=lambda p: (p.joined_at, p.id))
+    return player, game, players
 
 
 @transaction.atomic
 def player_ready(*, player_id: str) -> list[Event]:
     """Mark a racer ready; once two or more are in and all are ready, the countdown begins."""
-    player, game = _lock_lobby_player(player_id)
+    player, game, players = _lock_lobby(player_id)
     if player.status == PlayerStatus.READY:
         return []  # again: no change
     player.status = PlayerStatus.READY
     player.save(update_fields=["status"])
     events = [to_everyone(game, "ready", {"player": player.id})]
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    players = list(game.players.all())
     if len(players) >= 2 and all(p.status == PlayerStatus.READY for p in players):
         events.append(_begin_countdown(game))
     return events
@@ -170,7 +183,7 @@ def _begin_countdown(game: Game) -> Event:
 @transaction.atomic
 def player_leave(*, player_id: str) -> list[Event]:
     """A racer leaves the lobby; its name is free again."""
-    player, game = _lock_lobby_player(player_id)
+    player, game, _ = _lock_lobby(player_id)
     player.delete()
     return [to_everyone(game, "left", {"player": player_id})]
 
@@ -184,126 +197,10 @@ def player_resign(*, player_id: str) -> list[Event]:
     if game.status != GameStatus.RUNNING or player.status != PlayerStatus.PLAYING:
         raise ServiceError("not_running", "you are not racing")
     now = timezone.now()
-    _finish_player(player, PlayerStatus.DNF, None, now)
+    finish_player(player, PlayerStatus.DNF, None, now)
     player.save(update_fields=["status", "time_ms", "finished_at"])
     score_record(game=game, player=player)
-    return [_finished_event(game, player), *_finish_game_if_done(game, now)]
-
-
-@dataclass
-class MoveOutcome:
-    """What one accepted move produced: the mover's answer and every event to publish."""
-
-    cells: dict[str, Any]
-    events: list[Event] = field(default_factory=list)
-
-
-@transaction.atomic
-def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
-    """Apply one move: lock the player's row, replay on the engine, log it, finish if due.
-
-    The complete path, for every move. `games.async_move` takes most moves on PostgreSQL a shorter
-    way and hands this one the moves that start or finish something.
-    """
-    player = store.lock_player(player_id)
-    if player is None:
-        raise ServiceError("not_a_player", "no such player")
-    game = store.game_for_move(player.game_id)
-    now = timezone.now()
-    move_check(game, player, move, now)
-
-    events: list[Event] = []
-    sweep = serializers.sweep_of(game, player)
-    if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself
-        events.append(_start_solo(game, move, now))
-        sweep.attach(serializers.board_of(game))
-    t_ms, changed = move_play(game, player, sweep, move, now)
-    done = sweep.status is not SweepStatus.PLAYING
-    if done:
-        won = sweep.status is SweepStatus.WON
-        _finish_player(player, PlayerStatus.WON if won else PlayerStatus.LOST, t_ms, now)
-    store.record_move(player, move, t_ms, now)
-    if done:
-        score_record(game=game, player=player)
-    cells = serializers.cells_payload(player.id, player.moves_count, move, changed, sweep)
-    events.append(move_event(game, cells))
-    if done:
-        events.append(_finished_event(game, player))
-        events += _finish_game_if_done(game, now)
-    return MoveOutcome(cells, events)
-
-
-def move_check(game: Game, player: Player, move: Move, now: datetime) -> None:
-    """Refuse a move the rules do not allow now (ServiceError), before the engine sees it."""
-    if game.status == GameStatus.FINISHED or (
-        game.mode == GameMode.RACE and game.status != GameStatus.RUNNING
-    ):
-        raise ServiceError("not_running", "the game is not running")
-    deadline = race_deadline(game)
-    if deadline is not None and now >= deadline:
-        raise ServiceError("not_running", "the race's time is up")
-    if player.status != PlayerStatus.PLAYING:
-        raise ServiceError("not_running", "you have finished")
-    if not (0 <= move.x < game.width and 0 <= move.y < game.height):
-        raise ServiceError("bad_cell", "the cell is off the board")
-
-
-def move_play(
-    game: Game, player: Player, sweep: Sweep, move: Move, now: datetime
-) -> tuple[int, list[Cell]]:
-    """Apply a checked move to the player's sweep and copy the result onto the player.
-
-    Returns the move's time on the player's clock and the cells it changed.
-    """
-    t_ms = elapsed_ms(game.started_at, now)
-    try:
-        changed = sweep.apply(move)
-    except IllegalMove as exc:  # guarded by move_check; kept so a bug cannot crash a worker
-        raise ServiceError("not_running", str(exc)) from exc
-    player.moves_count += 1
-    player.snapshot = encode(game.width, game.height, sweep.state)
-    player.revealed, player.flags, player.clicks = sweep.revealed, sweep.flags, sweep.clicks
-    player.last_move_at = now
-    return t_ms, changed
-
-
-def _start_solo(game: Game, move: Move, now: datetime) -> Event:
-    board = generate_board(game.width, game.height, game.mines, game.seed, (move.x, move.y))
-    game.safe_x, game.safe_y = move.x, move.y
-    game.bbbv = bbbv(board)
-    game.status = GameStatus.RUNNING
-    game.started_at = now
-    game.save(update_fields=["safe_x", "safe_y", "bbbv", "status", "started_at"])
-    transaction.on_commit(lambda: store.remember_running(game))
-    return to_everyone(
-        game, "started", {"started_at": iso(now), "start": [move.x, move.y], "now": iso(now)}
-    )
-
-
-def _finish_player(player: Player, status: str, t_ms: int | None, now: datetime) -> None:
-    player.status = status
-    player.time_ms = t_ms if status == PlayerStatus.WON else None
-    player.finished_at = now
-
-
-def _finished_event(game: Game, player: Player) -> Event:
-    payload = {"player": player.id, "status": player.status, "time_ms": player.time_ms}
-    return to_everyone(game, "finished", payload, delayed=True)
-
-
-def _finish_game_if_done(game: Game, now: datetime) -> list[Event]:
-    """End the game once every player is final: game_over with ranking and secrets."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    players = list(game.players.all())
-    if game.status == GameStatus.FINISHED or any(
-        p.status not in FINAL_PLAYER_STATUSES for p in players
-    ):
-        return []
-    game.status = GameStatus.FINISHED
-    game.finished_at = now
-    game.save(update_fields=["status", "finished_at"])
-    payload = {"results": serializers.results(game, players), **serializers.reveal_secrets(game)}
-    return [to_everyone(game, "game_over", payload, delayed=True)]
+    return [finished_event(game, player), *finish_game_if_done(game.id, now)]
 
 
 @transaction.atomic
@@ -339,11 +236,11 @@ def game_tick(*, game_id: str) -> list[Event]:
         events = []
         for p in players:
             if p.status not in FINAL_PLAYER_STATUSES:
-                _finish_player(p, PlayerStatus.DNF, None, now)
+                finish_player(p, PlayerStatus.DNF, None, now)
                 p.save(update_fields=["status", "time_ms", "finished_at"])
                 score_record(game=game, player=p)
-                events.append(_finished_event(game, p))
-        return events + _finish_game_if_done(game, now)
+                events.append(finished_event(game, p))
+        return events + finish_game_if_done(game.id, now)
     return []
 
 

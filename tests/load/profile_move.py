@@ -1,6 +1,6 @@
-"""Where the time of one move goes, against PostgreSQL: the locked path (`services.move_apply`:
-its SQL statements and a profile split into engine, ORM and the rest), then the path most moves
-take in a worker (`async_move.move_apply`: round trips, wall time and CPU per move).
+"""Where the time of one move goes, against PostgreSQL: the move pipeline (`services.move_apply`):
+its SQL statements and a profile split into engine, ORM and the rest, then wall time and CPU
+per move without the profiler.
 
     .venv/bin/python -m tests.load.profile_move --moves 2000
 """
@@ -93,41 +93,26 @@ def run(moves: int) -> None:
           f"rest {(total - engine - django_orm - psycopg) / total:.0%}")  # fmt: skip
     stats.sort_stats("tottime").print_stats(12)
 
-    import asyncio
-
-    asyncio.run(run_async(mover, moves))
+    run_timed(mover, moves)
 
 
-async def run_async(mover: str, moves: int) -> None:
-    """The optimistic path on an async connection: with the state this process wrote last
-    (the usual case in a worker) and without it (another worker or connection moved last)."""
-    from psycopg import AsyncConnection
-
-    from games import async_move
+def run_timed(mover: str, moves: int) -> None:
+    """The pipeline without the profiler: with the state this process wrote last (the usual
+    case in a worker) and without it (another worker or connection moved last)."""
     from games.engine import Flag
+    from games.moves.state import player_states
+    from games.services import move_apply
 
-    calls = {"execute": 0}
-    execute = AsyncConnection.execute
-
-    async def counted(self, *args, **kwargs):
-        calls["execute"] += 1
-        return await execute(self, *args, **kwargs)
-
-    AsyncConnection.execute = counted
-    await async_move.move_apply(player_id=mover, move=Flag(0, 13))  # opens the pool
     for kept in (True, False):
-        calls["execute"] = 0
         started, cpu = time.perf_counter(), time.process_time()
         for k in range(moves):
             if not kept:
-                async_move._KNOWN.clear()
-            await async_move.move_apply(player_id=mover, move=Flag(k % 30, 12))
+                player_states.clear()
+            move_apply(player_id=mover, move=Flag(k % 30, 12))
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         label = "state kept from the last move" if kept else "state read from the row"
-        print(f"\nasync_move, {label}: {calls['execute'] / moves:.2f} statements per move, "
-              f"{elapsed / moves * 1000:.2f} ms per move (wall, one at a time), "
-              f"{cpu / moves * 1000:.2f} ms of this process's CPU")  # fmt: skip
-    AsyncConnection.execute = execute
+        print(f"\nmove_apply, {label}: {elapsed / moves * 1000:.2f} ms per move (wall, one at "
+              f"a time), {cpu / moves * 1000:.2f} ms of this process's CPU")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -3,6 +3,9 @@ go through Daphne's WebSocket protocol, which once turned 1008 and 1009 into 101
 
 from __future__ import annotations
 
+import asyncio
+import json
+
 import pytest
 from websockets.exceptions import ConnectionClosed
 
@@ -46,3 +49,31 @@ async def test_a_frame_over_64_kib_closes_with_1009(daphne):
     await client.ws.send("x" * 70_000)
     assert await closed_with(client) == 1009
     assert "Traceback" not in daphne.log_text()
+
+
+async def test_frames_buffered_behind_a_1009_are_ignored_and_the_spectator_is_let_go(daphne):
+    """A spectator sends an oversized frame and, before the close reaches it, more frames: the
+    server must handle none of them, and must still release the connection (its spectator
+    count), which once leaked when a late send failed and disconnect() never ran."""
+    game = http_json(daphne.url + "/api/games/", {"mode": "race", "preset": "beginner"})
+    client = await WsClient(daphne.ws_url, game["id"]).connect()
+    assert (await client.request({"type": "hello", "role": "spectator"}))["type"] == "welcome"
+    state = f"{daphne.url}/api/games/{game['id']}/"
+    assert await eventually(lambda: http_json(state)["spectators"] == 1)
+    await client.ws.send("x" * 70_000)
+    for k in range(5):
+        await client.ws.send(json.dumps({"type": "ping", "id": 100 + k}))
+    assert await closed_with(client) == 1009
+    assert not [f for f in client.received if f["type"] == "pong"]
+    assert await eventually(lambda: http_json(state)["spectators"] == 0)
+    assert "Traceback" not in daphne.log_text()
+
+
+async def eventually(check, timeout: float = 10) -> bool:
+    """Poll `check` until it holds (a state the server reaches on its own) or time runs out."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True

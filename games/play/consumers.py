@@ -17,15 +17,16 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import async_move, clock, groups, selectors, services, spectating
+from games import groups, selectors, services
 from games.db import db
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import Event, progress_of
-from games.frames import CLOSE_FRAME_BYTES, cell_of, frame_id, parse_frame
 from games.models import Game, GameMode
+from games.play import clock, spectating
+from games.play.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
+from games.play.ratelimit import TokenBucket
 from games.publish import publish
-from games.ratelimit import TokenBucket
 from games.timefmt import iso
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.timers: dict[str, Any] = {}
         self.welcome_seq: dict[str, int] = {}
         self.feed = spectating.DelayedFeed(self.send_frame)
+        self.closed = False  # set when either side closes: later frames are not handled
+        self.cleaned_up = False
         game = await db(_game_basics)(self.game_id)
         if game is None:
             await self.close()  # before accept: the handshake is refused (403)
@@ -79,17 +82,37 @@ class GameConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.clean_up()
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        """Close from the server's side: frames already buffered are ignored from now on, and
+        the connection's groups, timers and counts are released now rather than trusting the
+        disconnect that follows."""
+        if self.closed:
+            return
+        self.closed = True
+        await super().close(code=code, reason=reason)
+        await self.clean_up()
+
+    async def clean_up(self) -> None:
+        """Release what this connection holds; runs once, whichever way the connection ends."""
+        self.closed = True
+        if self.cleaned_up:
+            return
+        self.cleaned_up = True
         for timer in self.timers.values():
             timer.cancel()
         self.feed.close()
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
         if self.role == "spectator":
             await spectating.spectator_left(self.game_id)
 
     # ---- receiving -------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closed:
+            return  # buffered before the close: the connection is over
         if text_data is None:
             await self.refuse(ServiceError("bad_message", "frames must be text"), None)
             return
@@ -101,14 +124,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         message: Any = None
         try:
-            message = parse_frame(text_data)
-            await self.dispatch_message(message, frame_id(message))
+            message = load_frame(text_data)
+            await self.dispatch_message(check_frame(message), frame_id(message))
         except ServiceError as exc:
             await self.refuse(exc, frame_id(message))
         except Exception:
             # A bug or a lost database must not take the connection, let alone the worker.
             log.exception("frame failed in game %s", self.game_id)
-            await self.refuse(ServiceError("internal", "the server failed; try again"), None)
+            error = ServiceError("internal", "the server failed; try again")
+            await self.refuse(error, frame_id(message))
         else:
             self.errors_in_row = 0
 
@@ -187,7 +211,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         player_id = self.require_player()
         x, y = cell_of(message, self.width, self.height)
         try:
-            outcome = await async_move.move_apply(
+            outcome = await db(services.move_apply)(
                 player_id=player_id, move=move_from_action(kind, x, y)
             )
         except ServiceError as exc:
@@ -272,6 +296,8 @@ class GameConsumer(AsyncWebsocketConsumer):
                 timer.cancel()
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
+        if self.closed:
+            return  # nothing more goes out once a close has been sent or received
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
     async def send_event(self, kind: str, payload: dict[str, Any], re: int | None = None) -> None:

@@ -16,14 +16,18 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_frame(text: str) -> dict[str, Any]:
-    """A client frame as a dict with a string `type`, or a ServiceError with the frame code."""
+def load_frame(text: str) -> Any:
+    """A client frame's JSON value (any kind), or a ServiceError with the frame code."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
         raise ServiceError("too_big", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
-        message = json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         raise ServiceError("bad_json", "the frame is not valid JSON") from None
+
+
+def check_frame(message: Any) -> dict[str, Any]:
+    """The loaded frame as a dict with a string `type`, or a ServiceError (bad_message)."""
     if not isinstance(message, dict):
         raise ServiceError("bad_message", "a frame must be a JSON object")
     if not isinstance(message.get("type"), str):

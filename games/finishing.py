@@ -1,0 +1,41 @@
+"""Finishing players and games, shared by every use case that ends something: a move that
+wins or loses, a resignation, the clock's time limit (and later the abandonment rule).
+
+Each runs inside its caller's transaction, after the player's row is written or locked; the
+game row is locked last (lock order: player rows before the game row).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games import serializers
+from games.events import Event, to_everyone
+from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
+
+
+def finish_player(player: Player, status: str, t_ms: int | None, now: datetime) -> None:
+    """Set a player's final status on the model (the caller saves it)."""
+    player.status = status
+    player.time_ms = t_ms if status == PlayerStatus.WON else None
+    player.finished_at = now
+
+
+def finished_event(game: Game, player: Player) -> Event:
+    payload = {"player": player.id, "status": player.status, "time_ms": player.time_ms}
+    return to_everyone(game, "finished", payload, delayed=True)
+
+
+def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
+    """End the game once every player is final: game_over with ranking and secrets."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    players = list(game.players.all())
+    if game.status == GameStatus.FINISHED or any(
+        p.status not in FINAL_PLAYER_STATUSES for p in players
+    ):
+        return []
+    game.status = GameStatus.FINISHED
+    game.finished_at = now
+    game.save(update_fields=["status", "finished_at"])
+    payload = {"results": serializers.results(game, players), **serializers.reveal_secrets(game)}
+    return [to_everyone(game, "game_over", payload, delayed=True)]

@@ -1,0 +1,9 @@
+"""The move pipeline: a pure step, one conditional write, and the events it commits.
+
+    state.py    frozen values a move is built on (a running game's facts, a player's state)
+    step.py     the rules and the engine: (game, player, move, now) -> MoveResult, no I/O
+    store.py    the one write: conditional on the row the step was built on, finishing inside
+    service.py  move_apply: read, step, write, retry on a lost row; the only entry point
+
+The same code runs on PostgreSQL and SQLite, so the default test suite runs production's path.
+"""

@@ -1,0 +1,68 @@
+"""move_apply: the one way a move is played, from a consumer, a bot or a test.
+
+Read the player's state (as this process last wrote it, else from the row) and the game's
+facts, step (rules and engine, no I/O), write conditionally on the row the step was built on.
+A write that finds the row changed (the player's other connection, another worker, the clock's
+dnf, a resign) writes nothing; the move is stepped again on the row read under its lock, so a
+player flooding from two connections on two workers settles in one more try.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import Move
+from games.errors import ServiceError
+from games.events import Event
+from games.models import GameStatus
+from games.moves import store
+from games.moves.state import player_states, running_games
+from games.moves.step import move_step
+
+ATTEMPTS = 3  # the first try trusts a cached or unlocked read; the next ones lock the row
+
+
+@dataclass
+class MoveOutcome:
+    """What one accepted move produced: the mover's answer and every event to deliver."""
+
+    cells: dict[str, Any]
+    events: list[Event] = field(default_factory=list)
+
+
+def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
+    """Apply one move for a player (raises ServiceError when the rules refuse it)."""
+    time_limit_s = settings.MINERACE["RACE_TIME_LIMIT_S"]
+    player = player_states.pop(player_id)  # taken out: only a written state goes back in
+    for attempt in range(ATTEMPTS):
+        with transaction.atomic():
+            if player is None:
+                player = store.read_player(player_id, lock=attempt > 0)
+                if player is None:
+                    raise ServiceError("not_a_player", "no such player")
+            game = _game_facts(player.game_id)
+            result = move_step(game, player, move, timezone.now(), time_limit_s)
+            events = store.move_commit(result)
+        if events is None:
+            player = None  # the row moved on: read it again
+            continue
+        player_states.put(player_id, result.after)
+        if result.solo_start is not None:
+            running_games.put(result.game.id, result.game)
+        return MoveOutcome(result.cells, events)
+    raise ServiceError("internal", "the move could not be written; send it again")
+
+
+def _game_facts(game_id: str):
+    facts = running_games.get(game_id)
+    if facts is not None:
+        return facts
+    facts = store.read_game(game_id)
+    if facts.status == GameStatus.RUNNING and facts.safe_cell is not None:
+        running_games.put(game_id, facts)
+    return facts

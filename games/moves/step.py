@@ -1,0 +1,136 @@
+"""One move, by the rules and the engine, on frozen values: no database, no clock, no I/O.
+
+The step refuses what the rules do not allow now (ServiceError with the protocol code) and
+otherwise returns everything the write and the answer need: the player's next state, the cells
+that changed, and whether the move starts the game (a solo game's first reveal) or finishes the
+player (a win or a loss).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.engine import Board, IllegalMove, Move, bbbv, generate_board
+from games.engine.codec import decode, encode
+from games.engine.sweep import Cell, Sweep, SweepStatus
+from games.errors import ServiceError
+from games.moves.state import GameFacts, PlayerState
+from games.timefmt import elapsed_ms
+
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class SoloStart:
+    """A solo game's first reveal fixes the board around its cell and starts the clock."""
+
+    safe_cell: tuple[int, int]
+    bbbv: int
+    started_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    game: GameFacts  # as the move saw it (after a solo start: running)
+    before: PlayerState  # the row the move was built on: the write is conditional on it
+    after: PlayerState
+    move: Move
+    t_ms: int
+    now: datetime
+    cells: dict[str, Any]  # the `cells` payload (without its type)
+    solo_start: SoloStart | None
+
+    @property
+    def finishes(self) -> bool:
+        return self.after.status != PLAYING
+
+
+def race_deadline(game: GameFacts, time_limit_s: int) -> datetime | None:
+    if game.mode != "race" or game.started_at is None:
+        return None
+    return game.started_at + timedelta(seconds=time_limit_s)
+
+
+def move_check(game: GameFacts, player: PlayerState, move: Move, now: datetime, time_limit_s: int):
+    """Refuse a move the rules do not allow now."""
+    if game.status == "finished" or (game.mode == "race" and game.status != "running"):
+        raise ServiceError("not_running", "the game is not running")
+    deadline = race_deadline(game, time_limit_s)
+    if deadline is not None and now >= deadline:
+        raise ServiceError("not_running", "the race's time is up")
+    if player.status != PLAYING:
+        raise ServiceError("not_running", "you have finished")
+    if not (0 <= move.x < game.width and 0 <= move.y < game.height):
+        raise ServiceError("bad_cell", "the cell is off the board")
+
+
+def board_of(game: GameFacts) -> Board | None:
+    if game.safe_cell is None:
+        return None
+    return generate_board(game.width, game.height, game.mines, game.seed, game.safe_cell)
+
+
+def sweep_of(game: GameFacts, player: PlayerState) -> Sweep:
+    """The player's knowledge, rebuilt from its snapshot (a fresh bytearray of its own)."""
+    state = decode(player.snapshot, game.width, game.height) if player.snapshot else None
+    return Sweep(game.width, game.height, game.mines, board_of(game), state, clicks=player.clicks)
+
+
+def move_step(
+    game: GameFacts, player: PlayerState, move: Move, now: datetime, time_limit_s: int
+) -> MoveResult:
+    """Apply one move for a player and say what it produced (raises ServiceError if refused)."""
+    move_check(game, player, move, now, time_limit_s)
+    sweep = sweep_of(game, player)
+    solo_start = None
+    if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself
+        board = generate_board(game.width, game.height, game.mines, game.seed, (move.x, move.y))
+        solo_start = SoloStart((move.x, move.y), bbbv(board), now)
+        game = replace(game, status="running", safe_cell=solo_start.safe_cell, started_at=now)
+        sweep.attach(board)
+    t_ms = elapsed_ms(game.started_at, now)
+    try:
+        changed = sweep.apply(move)
+    except IllegalMove as exc:  # guarded by move_check; kept so a bug cannot crash a worker
+        raise ServiceError("not_running", str(exc)) from exc
+    status = {SweepStatus.PLAYING: PLAYING, SweepStatus.WON: WON, SweepStatus.LOST: LOST}[
+        sweep.status
+    ]
+    done = status != PLAYING
+    after = replace(
+        player,
+        status=status,
+        moves_count=player.moves_count + 1,
+        snapshot=encode(game.width, game.height, sweep.state),
+        revealed=sweep.revealed,
+        flags=sweep.flags,
+        clicks=sweep.clicks,
+        last_move_at=now,
+        time_ms=t_ms if status == WON else None,
+        finished_at=now if done else None,
+    )
+    cells = cells_payload(player.id, after.moves_count, move, changed, sweep)
+    return MoveResult(game, player, after, move, t_ms, now, cells, solo_start)
+
+
+def cells_payload(
+    player_id: str, seq: int, move: Move, changed: list[Cell], sweep: Sweep
+) -> dict[str, Any]:
+    """A move's `cells` frame (without its type): what it changed and the counts after it."""
+    return {
+        "player": player_id,
+        "seq": seq,
+        "action": move.action,
+        "x": move.x,
+        "y": move.y,
+        "cells": [[x, y, v] for x, y, v in changed],
+        "progress": {
+            "revealed": sweep.revealed,
+            "safe_cells": sweep.safe_cells,
+            "flags": sweep.flags,
+            "clicks": sweep.clicks,
+        },
+        "status": sweep.status.value,
+    }

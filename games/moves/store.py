@@ -1,0 +1,152 @@
+"""The one write of a move, the same on PostgreSQL and SQLite.
+
+The player's row is updated only if it still has the `moves_count` the step was built on and
+is still playing (`UPDATE ... WHERE ... RETURNING`, which both support); the move is appended
+to the log only if it was. A move that starts a solo game or finishes its player does the rest
+(the game's start, the score, `finished`, `game_over`) in the same transaction. Parameters are
+named and built in one place, `_params`.
+
+The statements are plain SQL: a move is the write that happens hundreds of times a second, and
+building them through the ORM's compiler cost more than running them (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+from games.events import Event, move_event, to_everyone
+from games.finishing import finish_game_if_done, finished_event
+from games.models import Game, GameStatus, Player
+from games.moves.state import GameFacts, PlayerState
+from games.moves.step import MoveResult
+from games.scores import score_record
+from games.timefmt import iso
+
+_PLAYER_FIELDS = [
+    "id", "game_id", "status", "moves_count", "snapshot", "revealed", "flags", "clicks",
+    "time_ms", "last_move_at", "finished_at",
+]  # fmt: skip
+SELECT_PLAYER = f"SELECT {', '.join(_PLAYER_FIELDS)} FROM games_player WHERE id = %(player)s"
+UPDATE_PLAYER_IF_UNCHANGED = (
+    "UPDATE games_player SET moves_count = %(seq)s, snapshot = %(snapshot)s, "
+    "revealed = %(revealed)s, flags = %(flags)s, clicks = %(clicks)s, last_move_at = %(now)s, "
+    "status = %(status)s, time_ms = %(time_ms)s, finished_at = %(finished_at)s "
+    "WHERE id = %(player)s AND moves_count = %(read_seq)s AND status = 'playing' RETURNING id"
+)
+INSERT_MOVE = (
+    "INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at) "
+    "VALUES (%(game)s, %(player)s, %(seq)s, %(action)s, %(x)s, %(y)s, %(t_ms)s, %(now)s)"
+)
+
+
+def read_player(player_id: str, lock: bool = False) -> PlayerState | None:
+    """The player's row as it is now; `lock` holds it until the transaction ends (PostgreSQL;
+    SQLite's writer lock covers the whole file)."""
+    lock = lock and connection.features.has_select_for_update
+    sql = SELECT_PLAYER + " FOR UPDATE" if lock else SELECT_PLAYER
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"player": player_id})
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip(_PLAYER_FIELDS, row, strict=True))
+    values["snapshot"] = bytes(values["snapshot"] or b"")
+    for name in ("last_move_at", "finished_at"):  # SQLite hands back text
+        values[name] = _as_datetime(values[name])
+    return PlayerState(**values)
+
+
+def read_game(game_id: str) -> GameFacts:
+    game = Game.objects.get(pk=game_id)
+    return facts_of(game)
+
+
+def facts_of(game: Game) -> GameFacts:
+    return GameFacts(
+        id=game.id,
+        mode=game.mode,
+        preset=game.preset,
+        ranked=game.ranked,
+        width=game.width,
+        height=game.height,
+        mines=game.mines,
+        seed=game.seed,
+        status=game.status,
+        safe_cell=game.safe_cell,
+        started_at=game.started_at,
+    )
+
+
+def _as_datetime(value: Any) -> Any:
+    if isinstance(value, str):
+        return connection.ops.convert_datetimefield_value(value, None, connection)
+    return value
+
+
+def _params(result: MoveResult) -> dict[str, Any]:
+    """Every parameter of the move's statements, by name."""
+    after, move = result.after, result.move
+    adapt = connection.ops.adapt_datetimefield_value
+    return {
+        "player": after.id,
+        "game": after.game_id,
+        "read_seq": result.before.moves_count,
+        "seq": after.moves_count,
+        "snapshot": after.snapshot,
+        "revealed": after.revealed,
+        "flags": after.flags,
+        "clicks": after.clicks,
+        "status": after.status,
+        "time_ms": after.time_ms,
+        "finished_at": adapt(after.finished_at),
+        "now": adapt(result.now),
+        "action": move.action,
+        "x": move.x,
+        "y": move.y,
+        "t_ms": result.t_ms,
+    }
+
+
+def move_commit(result: MoveResult) -> list[Event] | None:
+    """Write the move if the player's row is still the one it was built on, with whatever it
+    starts or finishes; the events to deliver, or None when the row had moved on (nothing
+    written: the caller steps again on the fresh row). Runs inside the caller's transaction."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("move_commit runs inside a transaction (see games.moves.service)")
+    params = _params(result)
+    with connection.cursor() as cursor:
+        cursor.execute(UPDATE_PLAYER_IF_UNCHANGED, params)
+        if cursor.fetchone() is None:
+            return None
+        cursor.execute(INSERT_MOVE, params)
+    events: list[Event] = []
+    if result.solo_start is not None:
+        events.append(_start_solo(result))
+    events.append(move_event(result.game, result.cells))
+    if result.finishes:
+        events += _finish(result)
+    return events
+
+
+def _start_solo(result: MoveResult) -> Event:
+    start = result.solo_start
+    assert start is not None
+    Game.objects.filter(pk=result.game.id, status=GameStatus.LOBBY).update(
+        status=GameStatus.RUNNING,
+        safe_x=start.safe_cell[0],
+        safe_y=start.safe_cell[1],
+        bbbv=start.bbbv,
+        started_at=start.started_at,
+    )
+    payload = {"started_at": iso(start.started_at), "start": list(start.safe_cell)}
+    return to_everyone(result.game, "started", {**payload, "now": iso(result.now)})
+
+
+def _finish(result: MoveResult) -> list[Event]:
+    """The player's score, `finished`, and `game_over` if it was the last one playing."""
+    player = Player.objects.get(pk=result.after.id)
+    game = Game.objects.get(pk=result.game.id)
+    score_record(game=game, player=player)
+    return [finished_event(game, player), *finish_game_if_done(game.id, result.now)]
