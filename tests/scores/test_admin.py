@@ -1,9 +1,11 @@
 """Moderation in the admin: search and filter, read a game's move log, remove a score."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.models import BestKind, PersonalBest, Score
+from games.models import BestKind, Move, PersonalBest, Score
 from tests.scores.play import fake_finish, play_solo
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +50,15 @@ def test_bulk_delete_goes_through_the_service(admin_client):
 
 def test_a_games_move_log_is_readable(admin_client):
     game = play_solo(name="logged")
+    other = play_solo(name="other")
+    # The game's page lists its player and every move ("reveal" alone is in "Revealed" too).
+    logged = Move.objects.filter(game=game).count()
     page = admin_client.get(f"/admin/games/game/{game.id}/change/").content.decode()
-    assert "logged" in page and "reveal" in page
-    assert admin_client.get("/admin/games/game/?q=logged").content.decode().count(game.id) >= 1
-    assert admin_client.get("/admin/games/move/?q=logged").status_code == 200
+    assert re.search(r'<td class="field-name">\s*<p>logged</p>', page)
+    assert len(re.findall(r'<td class="field-action">\s*<p>reveal</p>', page)) == logged
+    games = admin_client.get("/admin/games/game/?q=logged").content.decode()
+    assert game.id in games and other.id not in games
+    # Searching moves by player name lists that player's moves and no one else's.
+    moves = admin_client.get("/admin/games/move/?q=logged").content.decode()
+    assert re.search(rf"<p class=\"paginator\">\s*{logged} moves\s", moves)
+    assert Move.objects.count() > logged
