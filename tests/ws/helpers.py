@@ -61,10 +61,16 @@ class Client:
         return frame
 
     async def nothing_more(self) -> None:
-        while not await self.ws.receive_nothing(timeout=0.1):
-            frame = json.loads(await self.ws.receive_from())
-            assert frame["type"] == "spectators", frame
-            self.counts.append(frame["count"])
+        """Nothing is pending: a `ping` sent now is answered by the very next frame.
+
+        Frames on one connection arrive in the order the server sent them, so whatever it sent
+        this connection before reading the ping (its answers, their events) comes first. An
+        event another connection caused travels through the channel layer and may still be on
+        its way: for those, wait instead for a later event of that same connection.
+        """
+        self.next_id += 1
+        await self.send({"type": "ping", "id": self.next_id})
+        assert await self.recv() == {"type": "pong", "re": self.next_id}
 
     async def close(self) -> None:
         await self.ws.disconnect()

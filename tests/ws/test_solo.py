@@ -1,9 +1,12 @@
 """A solo game over the WebSocket, from hello to game_over, as PROTOCOL.md section 4 says."""
 
+import time
+from datetime import datetime
+
 import pytest
 from channels.db import database_sync_to_async
 
-from games.engine import bbbv, generate_board
+from games.engine import generate_board
 from games.models import Move, Player
 from tests.ws.helpers import Client, cell_map, create_game, player, spectator
 
@@ -34,35 +37,50 @@ async def test_a_whole_game_to_a_win():
     await client.send({"type": "reveal", "x": 4, "y": 4, "id": 7})
     started = await client.expect("started")
     assert started["start"] == [4, 4] and started["started_at"].endswith("Z")
-    assert (await client.expect("cells"))["re"] == 7
+    first = await client.expect("cells")
+    assert first["re"] == 7
     board = generate_board(9, 9, 10, "minerace", (4, 4))
     seen = await watcher.expect("started")
     assert seen["start"] == [4, 4]
-    cells = (await watcher.expect("cells"))["cells"]
+    cells = list(first["cells"])
+    frames = [first["cells"]]  # the cells of each move, as the spectator should see them
     assert all(not board.is_mine(board.index(x, y)) for x, y, _ in cells)
 
+    solving_from = time.time()
+    reveals = 1
     for index in range(board.size):
         if board.is_mine(index) or any(board.index(x, y) == index for x, y, _ in cells):
             continue
         x, y = board.xy(index)
         answer = await client.request({"type": "reveal", "x": x, "y": y})
+        reveals += 1
         assert answer["type"] == "cells" and answer["player"] == me
         cells += answer["cells"]
+        frames.append(answer["cells"])
         if answer["status"] == "won":
             break
+    solved_by = time.time()
     finished = await client.expect("finished")
-    assert finished["status"] == "won" and finished["time_ms"] >= 0
+    assert finished["status"] == "won"
+    # time_ms runs from started_at (the first reveal) to the winning move.
+    started_at = datetime.fromisoformat(started["started_at"].replace("Z", "+00:00")).timestamp()
+    lowest, highest = (solving_from - started_at) * 1000, (solved_by - started_at) * 1000
+    assert lowest - 2 <= finished["time_ms"] <= highest + 2
     over = await client.expect("game_over")
     assert over["seed"] == "minerace" and over["safe_cell"] == [4, 4]
     assert sorted(board.index(x, y) for x, y in over["mine_cells"]) == sorted(board.mines)
     (result,) = over["results"]
-    assert result["rank"] == 1 and result["status"] == "won" and result["bbbv"] == bbbv(board)
-    assert result["clicks"] == answer["progress"]["clicks"]
-    assert result["efficiency"] == pytest.approx(bbbv(board) / result["clicks"])
+    assert result["rank"] == 1 and result["status"] == "won"
+    assert result["bbbv"] == 21  # PROTOCOL.md section 1: the vector's 3BV
+    assert (result["clicks"], answer["progress"]["clicks"]) == (reveals, reveals)
+    assert result["time_ms"] == finished["time_ms"]
+    assert result["efficiency"] == pytest.approx(21 / reveals)
 
-    # The spectator saw exactly the same cells, then the end.
+    # The spectator saw exactly the same cells, move by move, then the end.
+    watched = []
     while (frame := await watcher.recv())["type"] == "cells":
-        pass
+        watched.append(frame["cells"])
+    assert watched == frames
     assert frame["type"] == "finished"
     assert (await watcher.expect("game_over"))["results"] == over["results"]
 
@@ -85,7 +103,7 @@ async def test_losing_shows_only_the_fatal_mine_until_game_over():
     assert finished == {"type": "finished", "player": boom["player"], "status": "lost",
                         "time_ms": None}  # fmt: skip
     over = await client.expect("game_over")
-    assert len(over["mine_cells"]) == 10
+    assert sorted(board.index(x, y) for x, y in over["mine_cells"]) == sorted(board.mines)
     assert over["results"][0]["time_ms"] is None and over["results"][0]["bbbv_per_s"] is None
     await client.close()
 
@@ -133,8 +151,14 @@ async def test_two_connections_of_one_player_see_every_move_once():
     answer = await first.request({"type": "flag", "x": 1, "y": 1})
     echoed = await second.expect("cells")
     assert echoed["seq"] == answer["seq"] == 1 and "re" not in echoed
+    # Each connection's own move does not come back to it through the layer: such a copy
+    # would arrive before the other connection's next move.
     answer = await second.request({"type": "flag", "x": 1, "y": 1})
-    assert answer["seq"] == 2 and (await first.expect("cells"))["cells"] == [[1, 1, "H"]]
+    echoed = await first.expect("cells")
+    assert (answer["seq"], echoed["seq"], echoed["cells"]) == (2, 2, [[1, 1, "H"]])
+    answer = await first.request({"type": "flag", "x": 1, "y": 1})
+    echoed = await second.expect("cells")
+    assert (answer["seq"], echoed["seq"], echoed["cells"]) == (3, 3, [[1, 1, "F"]])
     await first.nothing_more()
     await second.nothing_more()
     await first.close()
@@ -152,9 +176,28 @@ async def test_a_spectator_joining_late_sees_the_board():
     await watcher.close()
 
 
-async def test_a_solo_game_has_one_player():
+# PROTOCOL.md section 4: "A solo game has one player: a second join is `game_full`", whatever
+# the game's status (the `not_running` of "a join after the lobby" is for races: "race: lobby
+# only").
+@pytest.mark.parametrize(
+    "moves",
+    [
+        pytest.param([], id="lobby"),
+        pytest.param([(4, 4)], id="running"),
+        pytest.param(
+            [(4, 4), (4, 1)],  # (4, 1) is a mine: lost, the game is finished
+            id="finished",
+            marks=pytest.mark.xfail(
+                strict=True, reason="the server answers a join of a finished solo game not_running"
+            ),
+        ),
+    ],
+)
+async def test_a_solo_game_has_one_player(moves):
     game_id = await create_game(**SEEDED)
     client, _ = await player(game_id)
+    for x, y in moves:
+        assert (await client.request({"type": "reveal", "x": x, "y": y}))["type"] == "cells"
     other = await Client(game_id).connect()
     refused = await other.request({"type": "hello", "role": "player", "name": "bob"})
     assert refused["type"] == "error" and refused["code"] == "game_full"
