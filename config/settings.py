@@ -195,14 +195,13 @@ MINERACE = {
     "COUNTDOWN_MS": env_int("MINERACE_COUNTDOWN_MS", 3000),
     # How often each worker looks for races whose countdown or time limit has passed.
     "REAPER_INTERVAL_S": env_int("MINERACE_REAPER_INTERVAL_S", 5),
+    # How often each worker publishes committed events the channel layer refused earlier.
+    "OUTBOX_RELAY_INTERVAL_S": float(os.environ.get("MINERACE_OUTBOX_RELAY_INTERVAL_S") or 1),
     # Per-connection message rate: sustained per second, and burst.
     "WS_RATE_PER_S": env_int("MINERACE_WS_RATE_PER_S", 20),
     "WS_RATE_BURST": env_int("MINERACE_WS_RATE_BURST", 40),
     # Game creations per client address per minute over HTTP.
     "CREATE_RATE_PER_MIN": env_int("MINERACE_CREATE_RATE_PER_MIN", 60),
-    # PostgreSQL: the moves' own connections prepare their statements on the server (less
-    # work per move). Set to 0 behind a pooler that cannot keep them (PgBouncer before 1.21).
-    "MOVE_PREPARED_STATEMENTS": env_bool("MINERACE_MOVE_PREPARED_STATEMENTS", True),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.
     "METRICS_TOKEN": os.environ.get("MINERACE_METRICS_TOKEN", ""),
 }

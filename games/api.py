@@ -13,9 +13,9 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from games import leaderboards, selectors, services
+from games.delivery import publish
 from games.errors import ServiceError
 from games.ops.metrics import ERRORS
-from games.publish import publish
 from games.validation import game_spec
 
 MAX_BODY_BYTES = 16 * 1024

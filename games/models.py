@@ -195,3 +195,37 @@ class PersonalBest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.preset} {self.kind} {self.name_key}: {self.sort_value}"
+
+
+class OutboxEvent(models.Model):
+    """A committed event the channel layer refused (Redis down): kept until a worker's relay
+    publishes it. `claimed_until` is a lease, so a relay killed mid-publish loses nothing."""
+
+    game_id = models.CharField(max_length=32)
+    message = models.JSONField()  # the channel-layer message, as games.delivery builds it
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"outbox #{self.id} {self.message.get('kind')} for {self.game_id}"
+
+
+class SweepSnapshot(models.Model):
+    """A player's knowledge after every SNAPSHOT_EVERY-th move (engine.codec bytes), so a late
+    spectator's view of a running race replays a few moves, not the whole log."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.BinaryField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "seq"], name="one_snapshot_per_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}@{self.seq}"

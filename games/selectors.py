@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, F
 from django.utils import timezone
 
 from games import serializers
-from games.engine import Sweep, move_from_action
+from games.engine import Board, Sweep, move_from_action
+from games.engine.codec import decode
 from games.errors import ServiceError
 from games.events import spectator_delay_ms
-from games.models import Game, GameMode, GameStatus, Move, Player
+from games.models import Game, GameMode, GameStatus, Move, Player, SweepSnapshot
 from games.moves.step import cells_payload
 from games.services import game_get
 
@@ -59,21 +60,26 @@ def game_moves(game_id: str) -> list[dict[str, Any]]:
 def welcome_view(game_id: str, player_id: str | None, spectator: bool) -> dict[str, Any]:
     """The game state and the boards a connection may see: its own, or all for spectators.
 
-    A spectator of a running race with a delay sees the boards as they were `delay` ago, and
-    gets the moves made since as `pending` frames, each due `delay` after it was made.
+    `seqs` is, per player, the last move the welcome reflects (the client continues from it);
+    `seen` the last move the connection must not be sent again. A spectator of a running race
+    with a delay sees the boards as they were `delay` ago, and gets the moves made since as
+    `pending` frames, each due `delay` after it was made.
     """
     game = game_get(game_id)
     players = list(game.players.all())
     board = serializers.board_of(game)
     view: dict[str, Any] = {"game": serializers.game_public(game, players), "pending": []}
+    view["seqs"] = {p.id: p.moves_count for p in players}
+    view["seen"] = dict(view["seqs"])
     if game.status == GameStatus.FINISHED:
         visible = players  # nothing is secret any more
     elif spectator:
         visible = players
         delay_ms = spectator_delay_ms(game)
         if delay_ms and game.status == GameStatus.RUNNING and board is not None:
+            cutoff = timezone.now() - timedelta(milliseconds=delay_ms)
             view["boards"], view["pending"], view["seqs"] = _delayed_boards(
-                game, players, board, delay_ms
+                game, players, board, cutoff
             )
             return view
     else:
@@ -81,32 +87,43 @@ def welcome_view(game_id: str, player_id: str | None, spectator: bool) -> dict[s
     view["boards"] = {
         p.id: serializers.cells_wire(serializers.known_cells(game, p, board)) for p in visible
     }
-    view["seqs"] = {p.id: p.moves_count for p in visible}
     return view
 
 
 def _delayed_boards(
-    game: Game, players: list[Player], board, delay_ms: int
+    game: Game, players: list[Player], board: Board, cutoff: datetime
 ) -> tuple[dict[str, list], list[tuple[float, dict[str, Any]]], dict[str, int]]:
-    """Replay the move log: boards as of now - delay, the later moves as frames due later."""
-    cutoff = timezone.now() - timedelta(milliseconds=delay_ms)
-    sweeps = {p.id: Sweep(game.width, game.height, game.mines, board) for p in players}
+    """Each board as of `cutoff`, and the later moves as frames due later.
+
+    Built from each player's last snapshot at or before the cutoff plus the moves after it:
+    at most SNAPSHOT_EVERY moves before the cutoff and the delay's worth after it, however
+    long the race has run.
+    """
     shown: dict[str, list] = {}
-    seqs = {p.id: 0 for p in players}
+    shown_seqs: dict[str, int] = {}
     pending = []
-    for m in Move.objects.filter(game=game).order_by("id"):
-        sweep = sweeps[m.player_id]
-        if m.created_at > cutoff and m.player_id not in shown:
-            shown[m.player_id] = serializers.cells_wire(sweep.known_cells())
-        move = move_from_action(m.action, m.x, m.y)
-        changed = sweep.apply(move)
-        seqs[m.player_id] = m.seq
-        if m.created_at > cutoff:
-            frame = {
-                "type": "cells",
-                **cells_payload(m.player_id, m.seq, move, changed, sweep),
-            }
-            pending.append(((m.created_at - cutoff).total_seconds(), frame))
     for p in players:
-        shown.setdefault(p.id, serializers.cells_wire(sweeps[p.id].known_cells()))
-    return shown, pending, seqs
+        snapshot = (
+            SweepSnapshot.objects.filter(player=p, created_at__lte=cutoff)
+            .order_by("-seq")
+            .values_list("seq", "state")
+            .first()
+        )
+        seq, state = snapshot if snapshot else (0, None)
+        state = decode(bytes(state), game.width, game.height) if state is not None else None
+        sweep = Sweep(game.width, game.height, game.mines, board, state)
+        shown_seqs[p.id] = seq
+        for m in Move.objects.filter(player=p, seq__gt=seq).order_by("seq"):
+            if m.created_at > cutoff and p.id not in shown:
+                shown[p.id] = serializers.cells_wire(sweep.known_cells())
+            move = move_from_action(m.action, m.x, m.y)
+            sweep.clicks = m.seq - 1  # clicks count every move, flags before the start too
+            changed = sweep.apply(move)
+            if m.created_at > cutoff:
+                frame = {"type": "cells", **cells_payload(p.id, m.seq, move, changed, sweep)}
+                pending.append((m.created_at, (m.created_at - cutoff).total_seconds(), frame))
+            else:
+                shown_seqs[p.id] = m.seq
+        shown.setdefault(p.id, serializers.cells_wire(sweep.known_cells()))
+    pending.sort(key=lambda item: item[0])  # in the order the moves were made
+    return shown, [(due, frame) for _, due, frame in pending], shown_seqs

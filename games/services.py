@@ -91,11 +91,13 @@ def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game")
+    players = list(game.players.all())
+    if game.mode == GameMode.SOLO and players:  # PROTOCOL.md 4: a second join is game_full
+        raise ServiceError("game_full", "a solo game has one player; you may watch")
     if game.status == GameStatus.FINISHED or (
         game.mode == GameMode.RACE and game.status != GameStatus.LOBBY
     ):
         raise ServiceError("not_running", "players can no longer join; you may watch")
-    players = list(game.players.all())
     if len(players) >= game.max_players:
         raise ServiceError("game_full", "the game is full; you may watch")
     if any(p.name_key == name.casefold() for p in players):

@@ -35,6 +35,11 @@ UPDATE_PLAYER_IF_UNCHANGED = (
     "status = %(status)s, time_ms = %(time_ms)s, finished_at = %(finished_at)s "
     "WHERE id = %(player)s AND moves_count = %(read_seq)s AND status = 'playing' RETURNING id"
 )
+SNAPSHOT_EVERY = 32  # moves between a player's snapshots: a late spectator replays at most this
+INSERT_SNAPSHOT = (
+    "INSERT INTO games_sweepsnapshot (player_id, seq, state, created_at) "
+    "VALUES (%(player)s, %(seq)s, %(snapshot)s, %(now)s)"
+)
 INSERT_MOVE = (
     "INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at) "
     "VALUES (%(game)s, %(player)s, %(seq)s, %(action)s, %(x)s, %(y)s, %(t_ms)s, %(now)s)"
@@ -121,6 +126,8 @@ def move_commit(result: MoveResult) -> list[Event] | None:
         if cursor.fetchone() is None:
             return None
         cursor.execute(INSERT_MOVE, params)
+        if result.after.moves_count % SNAPSHOT_EVERY == 0:
+            cursor.execute(INSERT_SNAPSHOT, params)
     events: list[Event] = []
     if result.solo_start is not None:
         events.append(_start_solo(result))

@@ -16,11 +16,10 @@ from django.utils import timezone
 
 from games import services
 from games.db import db
-from games.publish import publish
+from games.delivery import publish
+from games.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
-
-_reapers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
 async def tick(game_id: str) -> None:
@@ -46,20 +45,9 @@ def tick_at(game_id: str, moment: datetime) -> asyncio.Task:
 
 def ensure_reaper() -> None:
     """Start this process's reaper on the running loop, once."""
-    interval = settings.MINERACE["REAPER_INTERVAL_S"]
-    if interval <= 0:
-        return
-    loop = asyncio.get_running_loop()
-    task = _reapers.get(loop)
-    if task is None or task.done():
-        _reapers[loop] = loop.create_task(_reap_forever(interval))
+    ensure_periodic("reaper", settings.MINERACE["REAPER_INTERVAL_S"], _reap)
 
 
-async def _reap_forever(interval: float) -> None:
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            for game_id in await db(services.overdue_games)():
-                await tick(game_id)
-        except Exception:
-            log.exception("reaper pass failed")
+async def _reap() -> None:
+    for game_id in await db(services.overdue_games)():
+        await tick(game_id)

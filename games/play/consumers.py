@@ -17,16 +17,18 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import groups, selectors, services
+from games import delivery, groups, selectors, services
 from games.db import db
+from games.delivery import publish
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import Event, progress_of
 from games.models import Game, GameMode
+from games.ops.logcontext import bind_log_context
+from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
 from games.play import clock, spectating
 from games.play.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
 from games.play.ratelimit import TokenBucket
-from games.publish import publish
 from games.timefmt import iso
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.feed = spectating.DelayedFeed(self.send_frame)
         self.closed = False  # set when either side closes: later frames are not handled
         self.cleaned_up = False
+        self.counted_as = None  # the role this socket is counted under in SOCKETS
         game = await db(_game_basics)(self.game_id)
         if game is None:
             await self.close()  # before accept: the handshake is refused (403)
@@ -68,7 +71,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         conf = settings.MINERACE
         self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
         await self.accept()
+        self.counted_as: str | None = "none"
+        SOCKETS.labels(role="none").inc()
+        bind_log_context(self.game_id, None)
         clock.ensure_reaper()
+        delivery.ensure_relay()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler of an ASGI or layer message, without Channels' per-message
@@ -100,6 +107,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.cleaned_up:
             return
         self.cleaned_up = True
+        if self.counted_as is not None:
+            SOCKETS.labels(role=self.counted_as).dec()
+            self.counted_as = None
         for timer in self.timers.values():
             timer.cancel()
         self.feed.close()
@@ -181,10 +191,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
 
         self.role, self.player_id = role, player_id
+        bind_log_context(self.game_id, player_id)
+        if self.counted_as is not None:
+            SOCKETS.labels(role=self.counted_as).dec()
+            SOCKETS.labels(role=role).inc()
+            self.counted_as = role
         await self.join_groups()
         view = await db(selectors.welcome_view)(self.game_id, player_id, role == "spectator")
         pending = view.pop("pending")
-        self.welcome_seq = view.pop("seqs")
+        self.welcome_seq = view.pop("seen")
         welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
         if role == "player":
             welcome["token"] = token
@@ -211,13 +226,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         player_id = self.require_player()
         x, y = cell_of(message, self.width, self.height)
         try:
-            outcome = await db(services.move_apply)(
-                player_id=player_id, move=move_from_action(kind, x, y)
-            )
+            with MOVE_SECONDS.time():
+                outcome = await db(services.move_apply)(
+                    player_id=player_id, move=move_from_action(kind, x, y)
+                )
         except ServiceError as exc:
             if exc.code == "not_running" and self.mode == GameMode.RACE:
                 await clock.tick(self.game_id)  # maybe the time is up: end the race now
             raise
+        MOVES.labels(action=kind).inc()
         await self.deliver(outcome.events, re, "cells")
 
     # ---- the clock -------------------------------------------------------------------------
@@ -273,7 +290,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         kind, payload = event["kind"], event["payload"]
         if kind == "move" and payload["seq"] <= self.welcome_seq.get(payload["player"], 0):
-            return  # a move already in this connection's welcome
+            return  # already in this connection's welcome (the page drops other repeats)
         view = self.view_of(kind, payload)
         if view is None:
             return
@@ -307,6 +324,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_frame(frame)
 
     async def send_error(self, code: str, message: str, re: int | None) -> None:
+        ERRORS.labels(code=code).inc()
         await self.send_event("error", {"code": code, "message": message, "re": re})
 
     async def refuse(self, error: ServiceError, re: int | None) -> None:

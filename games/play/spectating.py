@@ -10,9 +10,9 @@ from typing import Any
 
 from games import services
 from games.db import db
+from games.delivery import publish
 from games.events import to_everyone
 from games.models import Game
-from games.publish import publish
 
 COUNT_INTERVAL_S = 1.0
 

@@ -9,11 +9,10 @@ them as score_record() keeps them, and each query is the one the API runs (games
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 
-from tests.support.servers import PostgresDatabase, base_env, migrate
+from tests.support.servers import django_on_fresh_postgres
 
 FILL = """
 INSERT INTO games_game (id, mode, preset, width, height, mines, max_players, ranked, seed,
@@ -60,19 +59,8 @@ def main() -> None:
     parser.add_argument("--names", type=int, default=50_000)
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
-    database = PostgresDatabase().create()
-    try:
-        migrate(base_env(DATABASE_URL=database.url))
-        os.environ.update(DATABASE_URL=database.url, DJANGO_SETTINGS_MODULE="config.settings")
-        import django
-
-        django.setup()
+    with django_on_fresh_postgres():
         run(args)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        database.drop()
 
 
 def run(args) -> None:

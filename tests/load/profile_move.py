@@ -9,31 +9,18 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import time
 
-from tests.support.servers import PostgresDatabase, base_env, migrate
+from tests.support.servers import django_on_fresh_postgres
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=2000)
     args = parser.parse_args()
-    database = PostgresDatabase().create()
-    try:
-        env = base_env(DATABASE_URL=database.url)
-        migrate(env)
-        os.environ.update(DATABASE_URL=database.url, DJANGO_SETTINGS_MODULE="config.settings")
-        import django
-
-        django.setup()
+    with django_on_fresh_postgres():
         run(args.moves)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        database.drop()
 
 
 def run(moves: int) -> None:

@@ -56,13 +56,12 @@ class Cluster:
 
 
 def make_cluster(postgres, redis_url: str, logdir, workers: int = 2, **extra: str) -> Cluster:
+    settings = {"MINERACE_SPECTATOR_DELAY_MS": "0", "MINERACE_COUNTDOWN_MS": "200", **extra}
     env = base_env(
         DATABASE_URL=postgres.url,
         REDIS_URL=redis_url,
         REDIS_PREFIX=f"minerace-test-{uuid.uuid4().hex[:8]}",
-        MINERACE_SPECTATOR_DELAY_MS="0",
-        MINERACE_COUNTDOWN_MS="200",
-        **extra,
+        **settings,
     )
     migrate(env)
     cluster = Cluster(env, logdir)

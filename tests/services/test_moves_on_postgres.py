@@ -1,6 +1,6 @@
-"""The two paths of a move on PostgreSQL (games.async_move): the optimistic one on the event loop
-and the locked transaction, mixed across workers, keep the move log and the player's row one
-story: gapless, nothing after a final status, the board equal to a replay of the log."""
+"""The move pipeline on PostgreSQL across workers: moves from several connections and workers,
+resignations and wins keep the move log and the player's row one story: gapless, nothing after
+a final status, the board equal to a replay of the log."""
 
 from __future__ import annotations
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 
+import psycopg
 import pytest
 
 from tests.services.conftest import make_cluster
-from tests.services.racing import create_race, join, ready_and_start, resume, watch
+from tests.services.racing import create_race, http_json, join, ready_and_start, resume, watch
 from tests.support.servers import RedisServer
 
 pytestmark = pytest.mark.services
@@ -72,6 +73,60 @@ async def test_redis_restart_mid_race(postgres, private_redis, tmp_path):
         assert (spectated["player"], spectated["seq"]) == (wa["you"], answer["seq"])
         for worker in cluster.workers:
             assert worker.process.poll() is None  # still the same processes
+        for client in (alice, bob, watcher):
+            await client.close()
+    finally:
+        cluster.stop()
+
+
+def outbox_rows(postgres_url: str) -> int:
+    with psycopg.connect(postgres_url) as conn:
+        return conn.execute("SELECT count(*) FROM games_outboxevent").fetchone()[0]
+
+
+async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
+    postgres, private_redis, tmp_path
+):
+    """Redis stops across the end of a countdown and a move: the race starts and the move is
+    committed and answered `cells` (never `internal`); once Redis is back, the outbox delivers
+    `started` and the move to the other worker's racer and spectator."""
+    cluster = make_cluster(postgres, private_redis.url, tmp_path, MINERACE_COUNTDOWN_MS="1500")
+    try:
+        a, b = cluster.workers
+        game_id = create_race(a.url)
+        alice, wa = await join(a.ws_url, game_id, "alice")
+        bob, _ = await join(b.ws_url, game_id, "bob")
+        watcher, _ = await watch(b.ws_url, game_id)
+        for client in (alice, bob):
+            assert (await client.request({"type": "ready"}))["type"] == "ready"
+        await bob.until("countdown")
+        await watcher.until("countdown")
+
+        private_redis.stop()
+        state = f"{a.url}/api/games/{game_id}/"
+        deadline = time.monotonic() + 15
+        while http_json(state)["status"] != "running":
+            assert time.monotonic() < deadline, "the race never started"
+            await asyncio.sleep(0.1)
+        answer = await alice.request({"type": "flag", "x": 0, "y": 0})
+        assert answer["type"] == "cells", answer  # committed, so answered as such
+        deadline = time.monotonic() + 10
+        while outbox_rows(postgres.url) < 2:  # started and the move, kept once refused
+            assert time.monotonic() < deadline, "the refused events never reached the outbox"
+            await asyncio.sleep(0.1)
+        private_redis.start()
+
+        started = await bob.until("started", timeout=15)
+        assert started["start"] == http_json(state)["start"]
+        progress = await bob.until("progress", timeout=15)
+        assert (progress["player"], progress["seq"]) == (wa["you"], answer["seq"])
+        await watcher.until("started", timeout=15)
+        cells = await watcher.until("cells", timeout=15)
+        assert (cells["player"], cells["seq"], cells["cells"]) == (wa["you"], 1, [[0, 0, "F"]])
+        deadline = time.monotonic() + 10
+        while outbox_rows(postgres.url):
+            assert time.monotonic() < deadline, "the outbox was never emptied"
+            await asyncio.sleep(0.1)
         for client in (alice, bob, watcher):
             await client.close()
     finally:

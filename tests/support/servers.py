@@ -6,6 +6,7 @@ a failing test never leaves a server behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -16,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -193,3 +195,23 @@ def services_missing_reason() -> str | None:
     if not (shutil.which("redis-server") or Path("/usr/bin/redis-server").exists()):
         return "redis-server is not installed (the restart test runs a private one)"
     return None
+
+
+@contextlib.contextmanager
+def django_on_fresh_postgres() -> Iterator[PostgresDatabase]:
+    """Django set up in this process on a new, migrated PostgreSQL database, dropped after:
+    for benchmarks that call services and selectors directly."""
+    database = PostgresDatabase().create()
+    try:
+        migrate(base_env(DATABASE_URL=database.url))
+        os.environ.update(DATABASE_URL=database.url, DJANGO_SETTINGS_MODULE="config.settings")
+        import django
+
+        django.setup()
+        yield database
+    finally:
+        if "django.db" in sys.modules:  # set up: let go of its connections before the drop
+            from django.db import connections
+
+            connections.close_all()
+        database.drop()

@@ -184,13 +184,7 @@ async def test_a_spectator_joining_late_sees_the_board():
     [
         pytest.param([], id="lobby"),
         pytest.param([(4, 4)], id="running"),
-        pytest.param(
-            [(4, 4), (4, 1)],  # (4, 1) is a mine: lost, the game is finished
-            id="finished",
-            marks=pytest.mark.xfail(
-                strict=True, reason="the server answers a join of a finished solo game not_running"
-            ),
-        ),
+        pytest.param([(4, 4), (4, 1)], id="finished"),  # (4, 1) is a mine: lost, finished
     ],
 )
 async def test_a_solo_game_has_one_player(moves):

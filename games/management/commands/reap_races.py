@@ -4,7 +4,7 @@ from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand
 
 from games import services
-from games.publish import publish
+from games.delivery import publish
 
 
 class Command(BaseCommand):

@@ -3,6 +3,11 @@
 // spectator when asked to watch), keeps the token, follows the server's clock, and when the
 // server refuses the hello it retries as something the server accepts: a stale token joins by
 // name, a taken name becomes a guest name, a started or full game is watched instead.
+//
+// It also keeps the page in step when an event was lost on the way (a worker killed between a
+// commit and its publish): a move whose `seq` skips one of that player's, or a countdown whose
+// `started` never comes, makes it say hello again, and the new `welcome` is the whole truth.
+// A move it already has (a repeat from the server's outbox) is dropped.
 import { ServerClock } from "./clock.js";
 import { GameSocket, gameSocketUrl } from "./socket.js";
 import { defaultNickname, getNickname, getToken, setToken } from "./storage.js";
@@ -24,6 +29,8 @@ export class GameSession {
     this.you = null;
     this.hello = watch ? { role: "spectator" } : null; // null: decided when the socket opens
     this.helloId = null;
+    this.seqs = {}; // player id -> the last move seq this page has of that player
+    this.startWatch = null;
     this.socket = new GameSocket(gameSocketUrl(gameId), {
       onOpen: () => this.sayHello(),
       onMessage: (message) => this.receive(message),
@@ -53,6 +60,17 @@ export class GameSession {
   }
 
   receive(message) {
+    if (message.type === "cells" || message.type === "progress") {
+      const last = this.seqs[message.player] ?? 0;
+      if (message.seq <= last) return; // a repeat: already shown
+      if (message.seq > last + 1) {
+        this.resync(); // a move of this player never arrived
+        return;
+      }
+      this.seqs[message.player] = message.seq;
+    }
+    if (message.type === "welcome") this.seqs = { ...(message.seqs ?? {}) };
+    this.watchStart(message);
     if (message.type === "welcome") {
       if (message.now) this.clock.sync(message.now);
       this.socket.markHealthy();
@@ -71,6 +89,26 @@ export class GameSession {
       return;
     }
     this.handlers.onMessage(message);
+  }
+
+  /** Say hello again on a fresh socket: the next welcome replaces what the page knows. */
+  resync() {
+    clearTimeout(this.startWatch);
+    this.socket.reopen();
+  }
+
+  /** A countdown's `started` should follow its end; if it has not 2 s later, re-sync. */
+  watchStart(message) {
+    let startsAt = null;
+    if (message.type === "countdown") startsAt = message.starts_at;
+    if (message.type === "welcome" && message.game?.status === "countdown") {
+      startsAt = message.game.starts_at;
+    }
+    if (message.type === "started" || message.type === "game_over") clearTimeout(this.startWatch);
+    if (!startsAt) return;
+    clearTimeout(this.startWatch);
+    const wait = Date.parse(startsAt) - this.clock.now() + 2000;
+    this.startWatch = setTimeout(() => this.resync(), Math.max(wait, 0));
   }
 
   /** Forget this game's token (the player left it): the next hello joins afresh. */

@@ -1,0 +1,156 @@
+"""Delivering committed events: published on the channel layer, and never lost to it.
+
+A use case commits, then its events are published once to the game's group. When the layer
+refuses (Redis down, a publish that hangs), the event goes to the outbox table instead, and
+every worker's relay publishes what is there once the layer is back, oldest first. A client
+that still missed something (a worker killed between commit and publish) sees a gap in a
+player's `seq` and re-syncs from `welcome`, which the database builds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from datetime import timedelta
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.db import db
+from games.events import Event
+from games.models import OutboxEvent
+from games.ops.metrics import OUTBOX_PENDING, PUBLISH_FAILURES
+from games.periodic import ensure_periodic
+
+log = logging.getLogger(__name__)
+
+PUBLISH_TIMEOUT_S = 2.0  # a layer that does not answer in this long is down for this event
+CLAIM_LEASE_S = 30  # a relay that dies holding rows gives them back after this long
+RELAY_BATCH = 200
+# After an outage the layer takes publishes again before every worker has subscribed again
+# (channels_redis retries its subscriber once a second), and a publish nobody hears is lost:
+# the relay waits until the layer has answered for this long.
+RELAY_SETTLE_S = 3.0
+PROBE_GROUP = "minerace.probe"
+
+_healthy_since: dict[asyncio.AbstractEventLoop, float | None] = {}
+
+
+def layer_message(event: Event, origin: str | None) -> dict:
+    return {
+        "type": "game.event",
+        "kind": event.kind,
+        "payload": event.payload,
+        "origin": origin,
+        "delay_ms": event.spectator_delay_ms,
+    }
+
+
+async def publish(events: Iterable[Event], origin: str | None = None) -> None:
+    """group_send every event to its groups; what the layer refuses goes to the outbox.
+
+    Never raises for the layer: the events are committed, so the caller's answer stands.
+    `origin` is the connection that already sent the event directly (it skips its copy); an
+    event relayed from the outbox has none, so that connection gets it too and drops it as a
+    repeat by its `seq`.
+    """
+    events = list(events)
+    for position, event in enumerate(events):
+        try:
+            await _send(layer_message(event, origin), event.to)
+        except Exception:
+            _healthy_since[asyncio.get_running_loop()] = None
+            PUBLISH_FAILURES.inc()
+            log.warning("layer refused %s; %d event(s) to the outbox", event.kind,
+                        len(events) - position, exc_info=True)  # fmt: skip
+            await db(outbox_put)(events[position:])
+            return
+
+
+async def _send(message: dict, groups: tuple[str, ...]) -> None:
+    layer = get_channel_layer()
+    for group in groups:
+        await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT_S)
+
+
+def outbox_put(events: list[Event]) -> None:
+    """Keep events the layer refused, in order (after anything already waiting)."""
+    OutboxEvent.objects.bulk_create(
+        OutboxEvent(game_id=_game_of(event), message=layer_message(event, None)) for event in events
+    )
+    OUTBOX_PENDING.set(OutboxEvent.objects.count())
+
+
+def _game_of(event: Event) -> str:
+    return event.to[0].split(".", 1)[1] if event.to else ""
+
+
+@transaction.atomic
+def outbox_claim(limit: int = RELAY_BATCH) -> list[OutboxEvent]:
+    """Lease the oldest waiting events to this relay (others skip them while the lease runs)."""
+    now = timezone.now()
+    rows = OutboxEvent.objects.filter(claimed_until__isnull=True) | OutboxEvent.objects.filter(
+        claimed_until__lt=now
+    )
+    rows = rows.order_by("id")
+    if connection.features.has_select_for_update_skip_locked:
+        rows = rows.select_for_update(skip_locked=True)
+    claimed = list(rows[:limit])
+    OutboxEvent.objects.filter(pk__in=[row.pk for row in claimed]).update(
+        claimed_until=now + timedelta(seconds=CLAIM_LEASE_S)
+    )
+    return claimed
+
+
+def outbox_done(ids: list[int]) -> None:
+    OutboxEvent.objects.filter(pk__in=ids).delete()
+    OUTBOX_PENDING.set(OutboxEvent.objects.count())
+
+
+def outbox_release(ids: list[int]) -> None:
+    OutboxEvent.objects.filter(pk__in=ids).update(claimed_until=None)
+
+
+async def layer_settled() -> bool:
+    """True once the layer has taken publishes for RELAY_SETTLE_S without a refusal."""
+    loop = asyncio.get_running_loop()
+    try:
+        await _send({"type": "probe"}, (PROBE_GROUP,))
+    except Exception:
+        _healthy_since[loop] = None
+        return False
+    since = _healthy_since.get(loop)
+    if since is None:
+        since = _healthy_since[loop] = loop.time()
+    return loop.time() - since >= RELAY_SETTLE_S
+
+
+async def relay_once() -> int:
+    """Publish what waits in the outbox, oldest first; stop at the first refusal. Returns the
+    number published."""
+    if not await layer_settled():
+        return 0
+    rows = await db(outbox_claim)()
+    published: list[int] = []
+    try:
+        for row in rows:
+            message = row.message
+            await _send(message, (f"game.{row.game_id}",))
+            published.append(row.pk)
+    except Exception:
+        log.info("outbox relay: the layer still refuses; %d left", len(rows) - len(published))
+    finally:
+        if published:
+            await db(outbox_done)(published)
+        rest = [row.pk for row in rows if row.pk not in set(published)]
+        if rest:
+            await db(outbox_release)(rest)
+    return len(published)
+
+
+def ensure_relay() -> None:
+    """Start this process's outbox relay on the running loop, once."""
+    ensure_periodic("outbox relay", settings.MINERACE["OUTBOX_RELAY_INTERVAL_S"], relay_once)
