@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ServiceError(Exception):
-    """A refused request; the edge turns it into a JSON error or an `error` frame."""
+    """A refused request; the edge turns it into a JSON error or an `error` frame.
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+    `events` are what the refusal itself committed and the edge must deliver (a move refused
+    because the race's time is up ends the race there and then).
+    """
+
+    def __init__(
+        self, code: str, message: str, field: str | None = None, events: list[Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
+        self.events = events or []

@@ -46,8 +46,3 @@ def move_event(game: GameRef, cells: dict[str, Any]) -> Event:
     """A move's effect, published once to the whole game: each connection takes its view of it
     (`cells` for the mover's connections and spectators, `progress` for the other racers)."""
     return Event("move", cells, (groups.everyone(game.id),), spectator_delay_ms(game))
-
-
-def progress_of(cells: dict[str, Any]) -> dict[str, Any]:
-    """What the other racers learn of a move: counts only, never cells."""
-    return {k: cells[k] for k in ("player", "seq", "progress", "status")}

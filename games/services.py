@@ -1,5 +1,5 @@
-"""Use cases: create, join, resume, ready, leave, resign, and the clock (tick); moves are
-games.moves (re-exported here as move_apply).
+"""Use cases: create, join, resume, ready, leave, resign. Moves are games.moves and the clock
+games.race_clock (re-exported here as move_apply, game_tick and overdue_games).
 
 Every write is one transaction; the events it returns are published only after the commit.
 Lock order, to stay free of deadlocks: player rows (by id) before the game row.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +23,6 @@ from games.errors import ServiceError
 from games.events import Event, to_everyone
 from games.finishing import finish_game_if_done, finish_player, finished_event
 from games.models import (
-    FINAL_PLAYER_STATUSES,
     Game,
     GameMode,
     GameStatus,
@@ -31,21 +30,17 @@ from games.models import (
     PlayerStatus,
 )
 from games.moves.service import MoveOutcome, move_apply
+from games.race_clock import game_tick, overdue_games
 from games.scores import score_record
 from games.timefmt import iso
 from games.validation import GameSpec, player_name
 
-__all__ = ["MoveOutcome", "move_apply"]  # the move pipeline, for callers of services
+# The move pipeline and the clock, for callers of services.
+__all__ = ["MoveOutcome", "game_tick", "move_apply", "overdue_games"]
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def race_deadline(game: Game) -> datetime | None:
-    if game.mode != GameMode.RACE or game.started_at is None:
-        return None
-    return game.started_at + timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
 
 
 def game_create(*, spec: GameSpec) -> Game:
@@ -205,72 +200,6 @@ def player_resign(*, player_id: str) -> list[Event]:
     return [finished_event(game, player), *finish_game_if_done(game.id, now)]
 
 
-@transaction.atomic
-def game_tick(*, game_id: str) -> list[Event]:
-    """Advance a game by the clock: start a race whose countdown is over, end one out of time.
-
-    Idempotent: any number of workers and timers may call it; the row locks let one win.
-    """
-    now = timezone.now()
-    if not _clock_due(Game.objects.filter(pk=game_id).first(), now):
-        return []  # the common case (every API read asks): no lock, no write
-    players = list(
-        Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
-    )
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if game is None or game.mode != GameMode.RACE:
-        return []
-    if game.status == GameStatus.COUNTDOWN and game.starts_at and now >= game.starts_at:
-        game.status = GameStatus.RUNNING
-        game.started_at = game.starts_at
-        game.save(update_fields=["status", "started_at"])
-        for p in players:
-            p.status = PlayerStatus.PLAYING
-            p.save(update_fields=["status"])
-        payload = {
-            "started_at": iso(game.started_at),
-            "start": list(game.safe_cell),
-            "now": iso(now),
-        }
-        return [to_everyone(game, "started", payload)]
-    deadline = race_deadline(game)
-    if game.status == GameStatus.RUNNING and deadline is not None and now >= deadline:
-        events = []
-        for p in players:
-            if p.status not in FINAL_PLAYER_STATUSES:
-                finish_player(p, PlayerStatus.DNF, None, now)
-                p.save(update_fields=["status", "time_ms", "finished_at"])
-                score_record(game=game, player=p)
-                events.append(finished_event(game, p))
-        return events + finish_game_if_done(game.id, now)
-    return []
-
-
-def _clock_due(game: Game | None, now: datetime) -> bool:
-    """True when the clock has something to do for this game (read without a lock)."""
-    if game is None or game.mode != GameMode.RACE:
-        return False
-    if game.status == GameStatus.COUNTDOWN:
-        return game.starts_at is not None and now >= game.starts_at
-    deadline = race_deadline(game)
-    return game.status == GameStatus.RUNNING and deadline is not None and now >= deadline
-
-
-def overdue_games(now: datetime | None = None) -> list[str]:
-    """Ids of races the clock should advance: countdowns over, or running past their limit."""
-    now = now or timezone.now()
-    limit = timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
-    countdowns = Game.objects.filter(
-        mode=GameMode.RACE, status=GameStatus.COUNTDOWN, starts_at__lte=now
-    )
-    running = Game.objects.filter(
-        mode=GameMode.RACE, status=GameStatus.RUNNING, started_at__lte=now - limit
-    )
-    return list(countdowns.values_list("id", flat=True)) + list(
-        running.values_list("id", flat=True)
-    )
-
-
 def spectators_add(*, game_id: str, delta: int) -> int:
     """Count a spectator in or out; returns the new count."""
     from django.db.models import F
@@ -278,3 +207,13 @@ def spectators_add(*, game_id: str, delta: int) -> int:
 
     Game.objects.filter(pk=game_id).update(spectators=Greatest(F("spectators") + delta, 0))
     return Game.objects.filter(pk=game_id).values_list("spectators", flat=True).first() or 0
+
+
+def race_action(*, action: str, mode: str, player_id: str | None) -> list[Event]:
+    """`ready`, `leave` or `resign` from a connection: race players only (PROTOCOL.md 4)."""
+    if mode == GameMode.SOLO:
+        raise ServiceError("bad_message", f"'{action}' is for races only")
+    if player_id is None:
+        raise ServiceError("not_a_player", "say hello as a player first")
+    use_case = {"ready": player_ready, "leave": player_leave, "resign": player_resign}[action]
+    return use_case(player_id=player_id)

@@ -10,6 +10,7 @@ player flooding from two connections on two workers settles in one more try.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -21,8 +22,9 @@ from games.errors import ServiceError
 from games.events import Event
 from games.models import GameStatus
 from games.moves import store
-from games.moves.state import player_states, running_games
-from games.moves.step import move_step
+from games.moves.state import GameFacts, PlayerState, player_states, running_games
+from games.moves.step import move_step, race_deadline
+from games.race_clock import game_tick
 
 ATTEMPTS = 3  # the first try trusts a cached or unlocked read; the next ones lock the row
 
@@ -40,14 +42,18 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     time_limit_s = settings.MINERACE["RACE_TIME_LIMIT_S"]
     player = player_states.pop(player_id)  # taken out: only a written state goes back in
     for attempt in range(ATTEMPTS):
-        with transaction.atomic():
-            if player is None:
-                player = store.read_player(player_id, lock=attempt > 0)
+        now = timezone.now()
+        try:
+            with transaction.atomic():
                 if player is None:
-                    raise ServiceError("not_a_player", "no such player")
-            game = _game_facts(player.game_id)
-            result = move_step(game, player, move, timezone.now(), time_limit_s)
-            events = store.move_commit(result)
+                    player = store.read_player(player_id, lock=attempt > 0)
+                    if player is None:
+                        raise ServiceError("not_a_player", "no such player")
+                game = _game_facts(player.game_id)
+                result = move_step(game, player, move, now, time_limit_s)
+                events = store.move_commit(result)
+        except ServiceError as refused:  # the transaction is over: the clock may write its own
+            raise _with_clock(refused, player, now, time_limit_s) from None
         if events is None:
             player = None  # the row moved on: read it again
             continue
@@ -58,7 +64,21 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     raise ServiceError("internal", "the move could not be written; send it again")
 
 
-def _game_facts(game_id: str):
+def _with_clock(
+    refused: ServiceError, player: PlayerState | None, now: datetime, time_limit_s: int
+) -> ServiceError:
+    """A move refused because the race's time is up ends the race now (the clock's dnf and
+    game_over go with the refusal) instead of waiting for a timer or the reaper."""
+    if refused.code != "not_running" or player is None:
+        return refused
+    game = running_games.get(player.game_id) or store.read_game(player.game_id)
+    deadline = race_deadline(game, time_limit_s)
+    if deadline is not None and now >= deadline:
+        refused.events = game_tick(game_id=game.id)
+    return refused
+
+
+def _game_facts(game_id: str) -> GameFacts:
     facts = running_games.get(game_id)
     if facts is not None:
         return facts

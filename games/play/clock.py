@@ -1,8 +1,9 @@
 """Time-driven transitions: a race starts when its countdown ends and ends at its time limit.
 
-The database holds the deadlines; these timers only make someone call `services.game_tick` on
-time. Every connection of a game sets timers for the deadlines it hears of, and each process
-runs a reaper for games nobody is connected to, so no race stays running for ever.
+The database holds the deadlines (games.race_clock); these timers only make someone call
+`game_tick` on time. Every connection of a game sets timers for the deadlines it hears of,
+and each process runs a reaper for games nobody is connected to, so no race stays running
+for ever.
 """
 
 from __future__ import annotations

@@ -15,37 +15,41 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from games import delivery, groups, selectors, services
+from games import delivery, groups, race_clock, selectors, services
 from games.db import db
 from games.delivery import publish
 from games.engine import move_from_action
 from games.errors import ServiceError
-from games.events import Event, progress_of
-from games.models import Game, GameMode
+from games.events import Event
+from games.models import Game
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
 from games.play import clock, spectating
 from games.play.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
 from games.play.ratelimit import TokenBucket
+from games.play.views import frame_view
 from games.timefmt import iso
 
 log = logging.getLogger(__name__)
 
 MAX_ERRORS_IN_ROW = 20
 MOVE_TYPES = ("reveal", "flag", "chord")
-LOBBY_ACTIONS = {
-    "ready": services.player_ready,
-    "leave": services.player_leave,
-    "resign": services.player_resign,
-}
+RACE_ACTIONS = ("ready", "leave", "resign")
 # Which event answers a frame directly (and so carries its `re`).
 ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished"}
 
 
 def _game_basics(game_id: str) -> Game | None:
     return Game.objects.filter(pk=game_id).only("id", "mode", "width", "height").first()
+
+
+def _id_of(text: str) -> int | None:
+    """The `id` of a frame this connection will not handle (too fast), for the error's `re`."""
+    try:
+        return frame_id(load_frame(text))
+    except ServiceError:
+        return None
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -127,7 +131,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.refuse(ServiceError("bad_message", "frames must be text"), None)
             return
         if not self.bucket.take():
-            await self.send_error("too_fast", "slow down: too many messages", None)
+            await self.send_error("too_fast", "slow down: too many messages", _id_of(text_data))
             return
         if len(text_data) > CLOSE_FRAME_BYTES:
             await self.close(code=1009)
@@ -138,6 +142,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.dispatch_message(check_frame(message), frame_id(message))
         except ServiceError as exc:
             await self.refuse(exc, frame_id(message))
+            await self.deliver(exc.events)  # what the refusal itself committed
         except Exception:
             # A bug or a lost database must not take the connection, let alone the worker.
             log.exception("frame failed in game %s", self.game_id)
@@ -154,20 +159,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.on_hello(message, re)
         elif kind in MOVE_TYPES:
             await self.on_move(kind, message, re)
-        elif kind in LOBBY_ACTIONS:
-            if self.mode == GameMode.SOLO:
-                raise ServiceError("bad_message", f"'{kind}' is for races only")
-            events = await db(LOBBY_ACTIONS[kind])(player_id=self.require_player())
+        elif kind in RACE_ACTIONS:
+            events = await db(services.race_action)(
+                action=kind, mode=self.mode, player_id=self.player_id
+            )
             if kind == "ready" and not events:
                 await self.send_event("ready", {"player": self.player_id}, re)  # no change
             await self.deliver(events, re, ANSWER_KIND[kind])
         else:
             raise ServiceError("unknown_type", f"unknown message type '{kind[:32]}'")
-
-    def require_player(self) -> str:
-        if self.player_id is None:
-            raise ServiceError("not_a_player", "say hello as a player first")
-        return self.player_id
 
     async def on_hello(self, message: dict[str, Any], re: int | None) -> None:
         if self.role is not None:
@@ -223,33 +223,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.groups_joined = [group]
 
     async def on_move(self, kind: str, message: dict[str, Any], re: int | None) -> None:
-        player_id = self.require_player()
+        if self.player_id is None:
+            raise ServiceError("not_a_player", "say hello as a player first")
         x, y = cell_of(message, self.width, self.height)
-        try:
-            with MOVE_SECONDS.time():
-                outcome = await db(services.move_apply)(
-                    player_id=player_id, move=move_from_action(kind, x, y)
-                )
-        except ServiceError as exc:
-            if exc.code == "not_running" and self.mode == GameMode.RACE:
-                await clock.tick(self.game_id)  # maybe the time is up: end the race now
-            raise
+        with MOVE_SECONDS.time():
+            outcome = await db(services.move_apply)(
+                player_id=self.player_id, move=move_from_action(kind, x, y)
+            )
         MOVES.labels(action=kind).inc()
         await self.deliver(outcome.events, re, "cells")
 
     # ---- the clock -------------------------------------------------------------------------
 
     def watch_clock(self, state: dict[str, Any]) -> None:
-        """Set timers for the deadlines in a game state or a countdown/started frame."""
-        if self.mode != GameMode.RACE:
-            return
-        starts_at, started_at = state.get("starts_at"), state.get("started_at")
-        if state.get("status", "countdown") == "countdown" and starts_at:
-            self.set_timer("start", parse_datetime(starts_at))
-        if state.get("status", "running") == "running" and started_at:
-            limit = settings.MINERACE["RACE_TIME_LIMIT_S"]
-            deadline = parse_datetime(started_at) + timezone.timedelta(seconds=limit)
-            self.set_timer("limit", deadline)
+        """Set timers for the deadlines in a game state or a countdown/started payload."""
+        for name, moment in race_clock.deadlines_of(self.mode, state).items():
+            self.set_timer(name, moment)
 
     def set_timer(self, name: str, moment: datetime) -> None:
         if name in self.timers:
@@ -260,13 +249,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     def view_of(self, kind: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         """The frame this connection may see of an event, or None."""
-        if kind != "move":
-            return kind, payload
-        if self.role == "spectator" or payload["player"] == self.player_id:
-            return "cells", payload
-        if self.mode == GameMode.RACE and self.player_id is not None:
-            return "progress", progress_of(payload)
-        return None
+        return frame_view(kind, payload, role=self.role, player_id=self.player_id, mode=self.mode)
 
     async def deliver(
         self, events: list[Event], re: int | None = None, answer_kind: str | None = None

@@ -1,0 +1,109 @@
+"""The race clock: a race starts when its countdown ends and ends at its time limit.
+
+The database holds the deadlines; `game_tick` is idempotent, so any number of workers,
+timers and refused moves may call it and the row locks let one win. `deadlines_of` tells a
+connection when to call it, from a public state or a countdown/started payload.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from games.events import Event, to_everyone
+from games.finishing import finish_game_if_done, finish_player, finished_event
+from games.models import FINAL_PLAYER_STATUSES, Game, GameMode, GameStatus, Player, PlayerStatus
+from games.scores import score_record
+from games.timefmt import iso
+
+
+def race_deadline(game: Game) -> datetime | None:
+    if game.mode != GameMode.RACE or game.started_at is None:
+        return None
+    return game.started_at + timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
+
+
+def deadlines_of(mode: str, state: dict[str, Any]) -> dict[str, datetime]:
+    """When the clock has something to do for a game: {"start": countdown end, "limit": time
+    limit}, from its public state or a `countdown` / `started` payload (status implied)."""
+    if mode != GameMode.RACE:
+        return {}
+    found: dict[str, datetime] = {}
+    starts_at, started_at = state.get("starts_at"), state.get("started_at")
+    if state.get("status", "countdown") == "countdown" and starts_at:
+        found["start"] = parse_datetime(starts_at)
+    if state.get("status", "running") == "running" and started_at:
+        limit = timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
+        found["limit"] = parse_datetime(started_at) + limit
+    return found
+
+
+@transaction.atomic
+def game_tick(*, game_id: str) -> list[Event]:
+    """Advance a game by the clock: start a race whose countdown is over, end one out of time.
+
+    Idempotent: any number of workers and timers may call it; the row locks let one win.
+    """
+    now = timezone.now()
+    if not _clock_due(Game.objects.filter(pk=game_id).first(), now):
+        return []  # the common case (every API read asks): no lock, no write
+    players = list(
+        Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
+    )
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.mode != GameMode.RACE:
+        return []
+    if game.status == GameStatus.COUNTDOWN and game.starts_at and now >= game.starts_at:
+        game.status = GameStatus.RUNNING
+        game.started_at = game.starts_at
+        game.save(update_fields=["status", "started_at"])
+        for p in players:
+            p.status = PlayerStatus.PLAYING
+            p.save(update_fields=["status"])
+        payload = {
+            "started_at": iso(game.started_at),
+            "start": list(game.safe_cell),
+            "now": iso(now),
+        }
+        return [to_everyone(game, "started", payload)]
+    deadline = race_deadline(game)
+    if game.status == GameStatus.RUNNING and deadline is not None and now >= deadline:
+        events = []
+        for p in players:
+            if p.status not in FINAL_PLAYER_STATUSES:
+                finish_player(p, PlayerStatus.DNF, None, now)
+                p.save(update_fields=["status", "time_ms", "finished_at"])
+                score_record(game=game, player=p)
+                events.append(finished_event(game, p))
+        return events + finish_game_if_done(game.id, now)
+    return []
+
+
+def _clock_due(game: Game | None, now: datetime) -> bool:
+    """True when the clock has something to do for this game (read without a lock)."""
+    if game is None or game.mode != GameMode.RACE:
+        return False
+    if game.status == GameStatus.COUNTDOWN:
+        return game.starts_at is not None and now >= game.starts_at
+    deadline = race_deadline(game)
+    return game.status == GameStatus.RUNNING and deadline is not None and now >= deadline
+
+
+def overdue_games(now: datetime | None = None) -> list[str]:
+    """Ids of races the clock should advance: countdowns over, or running past their limit."""
+    now = now or timezone.now()
+    limit = timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
+    countdowns = Game.objects.filter(
+        mode=GameMode.RACE, status=GameStatus.COUNTDOWN, starts_at__lte=now
+    )
+    running = Game.objects.filter(
+        mode=GameMode.RACE, status=GameStatus.RUNNING, started_at__lte=now - limit
+    )
+    return list(countdowns.values_list("id", flat=True)) + list(
+        running.values_list("id", flat=True)
+    )
