@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import delivery, groups, race_clock, selectors, services
-from games.db import db
+from games.db import db, db_hot
 from games.delivery import publish
 from games.engine import move_from_action
 from games.errors import ServiceError
@@ -227,7 +227,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             raise ServiceError("not_a_player", "say hello as a player first")
         x, y = cell_of(message, self.width, self.height)
         with MOVE_SECONDS.time():
-            outcome = await db(services.move_apply)(
+            outcome = await db_hot(services.move_apply)(
                 player_id=self.player_id, move=move_from_action(kind, x, y)
             )
         MOVES.labels(action=kind).inc()
