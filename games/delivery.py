@@ -17,8 +17,10 @@ from datetime import timedelta
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from games import groups
 from games.db import db
 from games.events import Event
 from games.models import OutboxEvent
@@ -89,17 +91,15 @@ def outbox_put(events: list[Event]) -> None:
 
 
 def _game_of(event: Event) -> str:
-    return event.to[0].split(".", 1)[1] if event.to else ""
+    return groups.game_of(event.to[0]) if event.to else ""
 
 
 @transaction.atomic
 def outbox_claim(limit: int = RELAY_BATCH) -> list[OutboxEvent]:
     """Lease the oldest waiting events to this relay (others skip them while the lease runs)."""
     now = timezone.now()
-    rows = OutboxEvent.objects.filter(claimed_until__isnull=True) | OutboxEvent.objects.filter(
-        claimed_until__lt=now
-    )
-    rows = rows.order_by("id")
+    unclaimed = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
+    rows = OutboxEvent.objects.filter(unclaimed).order_by("id")
     if connection.features.has_select_for_update_skip_locked:
         rows = rows.select_for_update(skip_locked=True)
     claimed = list(rows[:limit])
@@ -141,15 +141,14 @@ async def relay_once() -> int:
     published: list[int] = []
     try:
         for row in rows:
-            message = row.message
-            await _send(message, (f"game.{row.game_id}",))
+            await _send(row.message, (groups.everyone(row.game_id),))
             published.append(row.pk)
     except Exception:
         log.info("outbox relay: the layer still refuses; %d left", len(rows) - len(published))
     finally:
         if published:
             await db(outbox_done)(published)
-        rest = [row.pk for row in rows if row.pk not in set(published)]
+        rest = [row.pk for row in rows[len(published) :]]  # published in order, up to a refusal
         if rest:
             await db(outbox_release)(rest)
     return len(published)

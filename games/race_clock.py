@@ -18,14 +18,14 @@ from django.utils.dateparse import parse_datetime
 from games.events import Event, to_everyone
 from games.finishing import finish_game_if_done, finish_player, finished_event
 from games.models import FINAL_PLAYER_STATUSES, Game, GameMode, GameStatus, Player, PlayerStatus
+from games.moves.step import race_deadline as deadline_after_start
 from games.scores import score_record
 from games.timefmt import iso
 
 
 def race_deadline(game: Game) -> datetime | None:
-    if game.mode != GameMode.RACE or game.started_at is None:
-        return None
-    return game.started_at + timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
+    """When the race runs out of time, by the server's setting (None if not running yet)."""
+    return deadline_after_start(game, settings.MINERACE["RACE_TIME_LIMIT_S"])
 
 
 def deadlines_of(mode: str, state: dict[str, Any]) -> dict[str, datetime]:

@@ -111,13 +111,13 @@ def _delayed_boards(
         )
         seq, state = snapshot if snapshot else (0, None)
         state = decode(bytes(state), game.width, game.height) if state is not None else None
-        sweep = Sweep(game.width, game.height, game.mines, board, state)
+        # Every logged move is one click, so a snapshot at `seq` has made `seq` clicks.
+        sweep = Sweep(game.width, game.height, game.mines, board, state, clicks=seq)
         shown_seqs[p.id] = seq
         for m in Move.objects.filter(player=p, seq__gt=seq).order_by("seq"):
             if m.created_at > cutoff and p.id not in shown:
                 shown[p.id] = serializers.cells_wire(sweep.known_cells())
             move = move_from_action(m.action, m.x, m.y)
-            sweep.clicks = m.seq - 1  # clicks count every move, flags before the start too
             changed = sweep.apply(move)
             if m.created_at > cutoff:
                 frame = {"type": "cells", **cells_payload(p.id, m.seq, move, changed, sweep)}

@@ -8,27 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Board, generate_board
-from games.engine.codec import decode
+from games.engine import Board
 from games.engine.ranking import Standing, rank
 from games.engine.statistics import bbbv_per_s, efficiency
-from games.engine.sweep import Cell, Sweep
+from games.engine.sweep import Cell
 from games.models import Game, GameStatus, Player, PlayerStatus
+from games.moves.step import board_of, sweep_of
 from games.timefmt import iso
-
-
-def board_of(game: Game) -> Board | None:
-    """The game's board once its safe cell is fixed (cached by the engine)."""
-    if game.safe_cell is None:
-        return None
-    return generate_board(game.width, game.height, game.mines, game.seed, game.safe_cell)
-
-
-def sweep_of(game: Game, player: Player, board: Board | None = None) -> Sweep:
-    """Rebuild a player's sweep from its stored snapshot."""
-    board = board if board is not None else board_of(game)
-    state = decode(bytes(player.snapshot), game.width, game.height) if player.snapshot else None
-    return Sweep(game.width, game.height, game.mines, board, state, clicks=player.clicks)
 
 
 def player_public(player: Player, game: Game) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from games.engine import Board, IllegalMove, Move, bbbv, generate_board
 from games.engine.codec import decode, encode
@@ -47,7 +47,27 @@ class MoveResult:
         return self.after.status != PLAYING
 
 
-def race_deadline(game: GameFacts, time_limit_s: int) -> datetime | None:
+class GameLike(Protocol):
+    """A game as a model row or frozen GameFacts: what boards and deadlines are made from."""
+
+    mode: str
+    width: int
+    height: int
+    mines: int
+    seed: str
+    safe_cell: tuple[int, int] | None
+    started_at: datetime | None
+
+
+class SnapshotLike(Protocol):
+    """A player as a model row or a frozen PlayerState: its snapshot and its clicks."""
+
+    snapshot: bytes | memoryview
+    clicks: int
+
+
+def race_deadline(game: GameLike, time_limit_s: int) -> datetime | None:
+    """When a race runs out of time (None for solo games and races not started)."""
     if game.mode != "race" or game.started_at is None:
         return None
     return game.started_at + timedelta(seconds=time_limit_s)
@@ -66,16 +86,19 @@ def move_check(game: GameFacts, player: PlayerState, move: Move, now: datetime, 
         raise ServiceError("bad_cell", "the cell is off the board")
 
 
-def board_of(game: GameFacts) -> Board | None:
+def board_of(game: GameLike) -> Board | None:
+    """The game's board once its safe cell is fixed (cached by the engine)."""
     if game.safe_cell is None:
         return None
     return generate_board(game.width, game.height, game.mines, game.seed, game.safe_cell)
 
 
-def sweep_of(game: GameFacts, player: PlayerState) -> Sweep:
+def sweep_of(game: GameLike, player: SnapshotLike, board: Board | None = None) -> Sweep:
     """The player's knowledge, rebuilt from its snapshot (a fresh bytearray of its own)."""
-    state = decode(player.snapshot, game.width, game.height) if player.snapshot else None
-    return Sweep(game.width, game.height, game.mines, board_of(game), state, clicks=player.clicks)
+    board = board if board is not None else board_of(game)
+    snapshot = bytes(player.snapshot)
+    state = decode(snapshot, game.width, game.height) if snapshot else None
+    return Sweep(game.width, game.height, game.mines, board, state, clicks=player.clicks)
 
 
 def move_step(
