@@ -19,10 +19,9 @@ import tempfile
 import threading
 import time
 import urllib.request
-import uuid
 from pathlib import Path
 
-from tests.support.servers import Daphne, PostgresDatabase, base_env, migrate
+from tests.support.servers import Daphne, PostgresDatabase, migrate, production_env
 
 ECHO_APP = "tests.load.echo_asgi:application"
 # The bounds of the target (issue #4): move-to-answer and spectator fan-out p99.
@@ -120,16 +119,7 @@ def post_json(url: str, body: dict) -> dict:
 
 
 def start_workers(target: str, args, logdir: Path):
-    env = base_env(
-        REDIS_URL=args.redis_url,
-        REDIS_PREFIX=f"minerace-load-{uuid.uuid4().hex[:8]}",
-        MINERACE_SPECTATOR_DELAY_MS="0",
-        MINERACE_COUNTDOWN_MS="500",
-        DEBUG="0",
-        SECRET_KEY="load-test-only-" + uuid.uuid4().hex,
-        SECURE_SSL_REDIRECT="0",
-        LOG_LEVEL="WARNING",
-    )
+    env = production_env(args.redis_url, "minerace-load")
     database = None
     if target == "game":
         database = PostgresDatabase().create()

@@ -61,13 +61,11 @@ import random
 import re
 import resource
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.request
-import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,11 +77,10 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from tests.load.loadtest import machine_ticks, percentile, post_json, rss_kib
 from tests.support.servers import (
     PG_ADMIN_URL,
-    REPO_ROOT,
     Daphne,
     PostgresDatabase,
-    base_env,
     migrate,
+    production_env,
 )
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -190,62 +187,15 @@ class Sampler(threading.Thread):
         return [s for s in self.samples if start <= s[0] <= end]
 
 
-@dataclass
-class Worker(Daphne):
-    """A Daphne worker as tests.support.servers starts it (as deploy.md runs it: `-b -p`, so
-    Twisted's listen backlog of 50 and Daphne's 5 s handshake timeout), unless `backlog` or
-    `connect_timeout` ask for other values."""
-
-    backlog: int | None = None
-    connect_timeout: int | None = None
-
-    def start(self, timeout: float = 30) -> Worker:
-        if self.backlog is None and self.connect_timeout is None:
-            return super().start(timeout)
-        command = [sys.executable, "-m", "daphne"]
-        if self.backlog is None:
-            command += ["-b", "127.0.0.1", "-p", str(self.port)]
-        else:
-            command += ["-e", f"tcp:port={self.port}:interface=127.0.0.1:backlog={self.backlog}"]
-        if self.connect_timeout is not None:
-            command += ["--websocket_connect_timeout", str(self.connect_timeout)]
-        with self.log.open("ab") as log_file:
-            self.process = subprocess.Popen(
-                [*command, self.app], cwd=REPO_ROOT, env=self.env, stdout=log_file,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited {self.process.returncode}:\n{self.log_text()}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(self.url + self.health_path, timeout=1),
-            ):
-                return self
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"daphne did not answer within {timeout} s:\n{self.log_text()}")
-
-
 def start_workers(args, logdir: Path) -> tuple[list[Daphne], PostgresDatabase, dict[str, str]]:
-    env = base_env(
-        REDIS_URL=args.redis_url,
-        REDIS_PREFIX=f"minerace-storm-{uuid.uuid4().hex[:8]}",
-        MINERACE_SPECTATOR_DELAY_MS="0",
-        MINERACE_COUNTDOWN_MS="500",
-        DEBUG="0",
-        SECRET_KEY="load-test-only-" + uuid.uuid4().hex,
-        SECURE_SSL_REDIRECT="0",
-        LOG_LEVEL="WARNING",
-    )
+    env = production_env(args.redis_url, "minerace-storm")
     database = PostgresDatabase().create()
     env["DATABASE_URL"] = database.url
     workers: list[Daphne] = []
     try:
         migrate(env)
         for i in range(2):
-            worker = Worker(env, logdir / f"worker-{i}.log", backlog=args.backlog,
+            worker = Daphne(env, logdir / f"worker-{i}.log", backlog=args.backlog,
                             connect_timeout=args.ws_connect_timeout)  # fmt: skip
             workers.append(worker.start())
     except BaseException:

@@ -61,6 +61,8 @@ class Daphne:
     process: subprocess.Popen | None = None
     app: str = "config.asgi:application"
     health_path: str = "/api/games/?status=lobby"  # JSON only: answers with DEBUG off too
+    backlog: int | None = None  # the listen backlog (None: Twisted's 50)
+    connect_timeout: int | None = None  # Daphne's WebSocket handshake timeout (None: 5 s)
 
     @property
     def url(self) -> str:
@@ -70,12 +72,23 @@ class Daphne:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    def command(self) -> list[str]:
+        """As docs/deploy.md runs it (`-b -p`: Twisted's listen backlog of 50, Daphne's 5 s
+        handshake timeout) unless `backlog` or `connect_timeout` ask for other values."""
+        command = [sys.executable, "-m", "daphne"]
+        if self.backlog is None:
+            command += ["-b", "127.0.0.1", "-p", str(self.port)]
+        else:
+            command += ["-e", f"tcp:port={self.port}:interface=127.0.0.1:backlog={self.backlog}"]
+        if self.connect_timeout is not None:
+            command += ["--websocket_connect_timeout", str(self.connect_timeout)]
+        return [*command, self.app]
+
     def start(self, timeout: float = 30) -> Daphne:
         with self.log.open("ab") as log_file:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                 self.app],
-                cwd=REPO_ROOT, env=self.env, stdout=log_file, stderr=subprocess.STDOUT,
+                self.command(), cwd=REPO_ROOT, env=self.env, stdout=log_file,
+                stderr=subprocess.STDOUT,
             )  # fmt: skip
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -124,6 +137,21 @@ def base_env(**overrides: str) -> dict[str, str]:
     env.pop("DATABASE_URL", None)
     env.update(overrides)
     return env
+
+
+def production_env(redis_url: str, prefix: str) -> dict[str, str]:
+    """A worker's environment as in production (DEBUG off, the Redis pub/sub layer), for load
+    benchmarks: no spectator delay, so fan-out measures the system, and a short countdown."""
+    return base_env(
+        REDIS_URL=redis_url,
+        REDIS_PREFIX=f"{prefix}-{uuid.uuid4().hex[:8]}",
+        MINERACE_SPECTATOR_DELAY_MS="0",
+        MINERACE_COUNTDOWN_MS="500",
+        DEBUG="0",
+        SECRET_KEY="load-test-only-" + uuid.uuid4().hex,
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+    )
 
 
 class RedisServer:
