@@ -202,6 +202,8 @@ MINERACE = {
     "WS_RATE_BURST": env_int("MINERACE_WS_RATE_BURST", 40),
     # Game creations per client address per minute over HTTP.
     "CREATE_RATE_PER_MIN": env_int("MINERACE_CREATE_RATE_PER_MIN", 60),
+    # Processes per worker that search no-guess boards (0: in the worker's own thread).
+    "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.
     "METRICS_TOKEN": os.environ.get("MINERACE_METRICS_TOKEN", ""),
 }

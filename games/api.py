@@ -13,6 +13,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from games import leaderboards, selectors, services
+from games.analysis import selectors as analysis
 from games.delivery import publish
 from games.errors import ServiceError
 from games.ops.metrics import ERRORS
@@ -128,10 +129,16 @@ def game_moves(request: HttpRequest, game_id: str) -> JsonResponse:
 
 
 @api_view("GET")
+def game_analysis(request: HttpRequest, game_id: str) -> JsonResponse:
+    return JsonResponse(analysis.game_analysis(game_id))
+
+
+@api_view("GET")
 def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
     period = request.GET.get("period") or "all"
     ranking = request.GET.get("ranking") or "time"
-    return JsonResponse(leaderboards.leaderboard(preset, period, ranking))
+    variant = request.GET.get("variant") or "classic"
+    return JsonResponse(leaderboards.leaderboard(preset, period, ranking, variant))
 
 
 @api_view("GET")

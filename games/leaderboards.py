@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
-from games.models import BestKind, PersonalBest, PlayerStatus, Score
+from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
 from games.timefmt import iso
 
 PERIODS = {"all": None, "week": timedelta(days=7), "day": timedelta(hours=24)}
@@ -33,37 +33,45 @@ def entry(rank: int, score: Score) -> dict[str, Any]:
     }
 
 
-def leaderboard(preset: str, period: str = "all", ranking: str = "time") -> dict[str, Any]:
-    """The best won ranked game of each name, best first, ties by earlier finish, at most 100."""
+def leaderboard(
+    preset: str, period: str = "all", ranking: str = "time", variant: str = Variant.CLASSIC
+) -> dict[str, Any]:
+    """The best won ranked game of each name, best first, ties by earlier finish, at most 100.
+
+    Classic and no-guess boards are separate leaderboards: a no-guess board is easier.
+    """
     if preset not in PRESETS:
         raise ServiceError("not_found", "no such preset")
+    if variant not in Variant.values:
+        raise ServiceError("invalid", "variant must be classic or no_guess", "variant")
     if period not in PERIODS:
         raise ServiceError("invalid", "period must be all, week or day", "period")
     if ranking not in RANKINGS:
         raise ServiceError("invalid", "ranking must be time or bbbv_per_s", "ranking")
     if PERIODS[period] is None:
-        scores = _all_time(preset, ranking)
+        scores = _all_time(preset, variant, ranking)
     else:
-        scores = _since(preset, ranking, timezone.now() - PERIODS[period])
+        scores = _since(preset, variant, ranking, timezone.now() - PERIODS[period])
     return {
         "preset": preset,
+        "variant": variant,
         "period": period,
         "ranking": ranking,
         "entries": [entry(rank, s) for rank, s in enumerate(scores, start=1)],
     }
 
 
-def _all_time(preset: str, ranking: str) -> list[Score]:
+def _all_time(preset: str, variant: str, ranking: str) -> list[Score]:
     """One row per name is kept in PersonalBest, already sortable by an index."""
     bests = (
-        PersonalBest.objects.filter(preset=preset, kind=ranking)
+        PersonalBest.objects.filter(preset=preset, variant=variant, kind=ranking)
         .select_related("score")
         .order_by("sort_value", "finished_at")[:LIMIT]
     )
     return [best.score for best in bests]
 
 
-def _since(preset: str, ranking: str, since) -> list[Score]:
+def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
     """Within a period: the won scores since `since` (an index range), best per name first."""
     (order,) = RANKINGS[ranking]
     field = order.lstrip("-")
@@ -71,6 +79,7 @@ def _since(preset: str, ranking: str, since) -> list[Score]:
     ranked = (
         Score.objects.filter(
             preset=preset,
+            variant=variant,
             status=PlayerStatus.WON,
             finished_at__gte=since,
             **{f"{field}__isnull": False},
@@ -87,7 +96,7 @@ def player_page(name: str) -> dict[str, Any]:
     key = name.casefold()
     recent = list(Score.objects.filter(name_key=key).order_by("-finished_at")[:20])
     bests = {
-        (b.preset, b.kind): b.score
+        (b.variant, b.preset, b.kind): b.score
         for b in PersonalBest.objects.filter(name_key=key).select_related("score")
     }
     if not recent and not bests:
@@ -96,21 +105,30 @@ def player_page(name: str) -> dict[str, Any]:
     return {
         "name": display,
         "verified": any(s.user_id is not None for s in recent),
-        "bests": {
-            preset: {
-                str(kind): entry(0, bests[(preset, kind)]) if (preset, kind) in bests else None
-                for kind in BestKind
-            }
-            for preset in PRESETS
-        },
+        "bests": _bests(bests, Variant.CLASSIC),
+        "no_guess_bests": _bests(bests, Variant.NO_GUESS),
         "recent": [
             {
                 **entry(0, s),
                 "status": s.status,
                 "preset": s.preset,
+                "variant": s.variant,
                 "mode": s.mode,
                 "clicks": s.clicks,
             }
             for s in recent
         ],
+    }
+
+
+def _bests(bests: dict[tuple[str, str, str], Score], variant: str) -> dict[str, Any]:
+    """Per preset and ranking, the name's best entry on one kind of board (or None)."""
+    return {
+        preset: {
+            str(kind): entry(0, bests[(variant, preset, kind)])
+            if (variant, preset, kind) in bests
+            else None
+            for kind in BestKind
+        }
+        for preset in PRESETS
     }

@@ -35,6 +35,13 @@ class PlayerStatus(models.TextChoices):
     DNF = "dnf"
 
 
+class Variant(models.TextChoices):
+    """Kinds of board that leaderboards keep apart (PROTOCOL.md section 3)."""
+
+    CLASSIC = "classic"
+    NO_GUESS = "no_guess"
+
+
 FINAL_PLAYER_STATUSES = (PlayerStatus.WON, PlayerStatus.LOST, PlayerStatus.DNF)
 
 
@@ -47,6 +54,10 @@ class Game(models.Model):
     mines = models.PositiveIntegerField()
     max_players = models.PositiveSmallIntegerField(default=1)
     ranked = models.BooleanField(default=False)
+    # A no-guess board (generator ng1, PROTOCOL.md 1.8): v1 of `seed/ng/<ng_attempt>`. The
+    # attempt is fixed with the safe cell (race: at creation; solo: at the first reveal).
+    no_guess = models.BooleanField(default=False)
+    ng_attempt = models.PositiveIntegerField(null=True, blank=True)
     # The secret: never serialised before the game is finished.
     seed = models.CharField(max_length=256)
     seed_commitment = models.CharField(max_length=64)
@@ -75,6 +86,10 @@ class Game(models.Model):
         if self.safe_x is None or self.safe_y is None:
             return None
         return (self.safe_x, self.safe_y)
+
+    @property
+    def variant(self) -> str:
+        return Variant.NO_GUESS if self.no_guess else Variant.CLASSIC
 
 
 class Player(models.Model):
@@ -148,6 +163,7 @@ class Score(models.Model):
     name = models.CharField(max_length=64)
     name_key = models.CharField(max_length=256)  # name.casefold(): one leaderboard row per name
     preset = models.CharField(max_length=16)
+    variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.CLASSIC)
     mode = models.CharField(max_length=8, choices=GameMode.choices)
     status = models.CharField(max_length=16, choices=PlayerStatus.choices)
     time_ms = models.PositiveIntegerField(null=True, blank=True)
@@ -160,7 +176,9 @@ class Score(models.Model):
     class Meta:
         indexes = [
             # leaderboards of a period: the won scores of a preset since a moment
-            models.Index(fields=["preset", "status", "finished_at"], name="score_period"),
+            models.Index(
+                fields=["preset", "variant", "status", "finished_at"], name="score_period_variant"
+            ),
             # a player's page: their scores, newest first
             models.Index(fields=["name_key", "-finished_at"], name="score_by_name"),
         ]
@@ -179,6 +197,7 @@ class PersonalBest(models.Model):
     this table (one row per name, already in order) instead of grouping a million scores."""
 
     preset = models.CharField(max_length=16)
+    variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.CLASSIC)
     kind = models.CharField(max_length=16, choices=BestKind.choices)
     name_key = models.CharField(max_length=256)
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
@@ -187,10 +206,15 @@ class PersonalBest(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["preset", "kind", "name_key"], name="one_best_per_name")
+            models.UniqueConstraint(
+                fields=["preset", "variant", "kind", "name_key"], name="one_best_per_name_variant"
+            )
         ]
         indexes = [
-            models.Index(fields=["preset", "kind", "sort_value", "finished_at"], name="best_order")
+            models.Index(
+                fields=["preset", "variant", "kind", "sort_value", "finished_at"],
+                name="best_order_variant",
+            )
         ]
 
     def __str__(self) -> str:

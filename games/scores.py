@@ -24,6 +24,7 @@ def score_record(*, game: Game, player: Player) -> Score | None:
         name=player.name,
         name_key=player.name_key,
         preset=game.preset,
+        variant=game.variant,
         mode=game.mode,
         status=player.status,
         time_ms=player.time_ms if won else None,
@@ -52,6 +53,7 @@ def _offer_best(score: Score, kind: str) -> None:
         return
     best, created = PersonalBest.objects.get_or_create(
         preset=score.preset,
+        variant=score.variant,
         kind=kind,
         name_key=score.name_key,
         defaults={"score": score, "sort_value": value, "finished_at": score.finished_at},
@@ -70,11 +72,11 @@ def score_remove(*, score_id: int) -> None:
     score = Score.objects.select_for_update().filter(pk=score_id).first()
     if score is None:
         return
-    preset, name_key = score.preset, score.name_key
+    board = {"preset": score.preset, "variant": score.variant, "name_key": score.name_key}
     score.delete()  # cascades to the bests that pointed at it
-    remaining = Score.objects.filter(preset=preset, name_key=name_key, status=PlayerStatus.WON)
+    remaining = Score.objects.filter(**board, status=PlayerStatus.WON)
     for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):
-        if PersonalBest.objects.filter(preset=preset, kind=kind, name_key=name_key).exists():
+        if PersonalBest.objects.filter(**board, kind=kind).exists():
             continue
         best = remaining.exclude(**{order.lstrip("-"): None}).order_by(order, "finished_at").first()
         if best is not None:

@@ -77,6 +77,8 @@ def reveal_secrets(game: Game) -> dict[str, Any]:
         "seed": game.seed,
         "safe_cell": list(game.safe_cell) if game.safe_cell else None,
         "mine_cells": board.mine_cells() if board else [],
+        # no-guess: the k of `seed/ng/k` that ng1 chose (a verifier finds it too)
+        "ng_attempt": game.ng_attempt,
     }
 
 
@@ -91,6 +93,7 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
         "mines": game.mines,
         "max_players": game.max_players,
         "ranked": game.ranked,
+        "no_guess": game.no_guess,
         "status": game.status,
         "seed_commitment": game.seed_commitment,
         "page": f"/games/{game.id}/",

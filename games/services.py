@@ -18,7 +18,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.boards.search import ng1_attempt_for
 from games.engine import bbbv, generate_board, start_cell
+from games.engine.noguess import board_seed
 from games.errors import ServiceError
 from games.events import Event, to_everyone
 from games.finishing import finish_game_if_done, finish_player, finished_event
@@ -46,6 +48,10 @@ def hash_token(token: str) -> str:
 def game_create(*, spec: GameSpec) -> Game:
     """Create a game in the lobby; a chosen seed makes it unranked."""
     seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
+    ng_attempt = None
+    if spec.no_guess and spec.mode == GameMode.RACE:  # a race's safe cell is known already
+        start = start_cell(spec.width, spec.height, seed)
+        ng_attempt = ng1_attempt_for(spec.width, spec.height, spec.mines, seed, start)
     return Game.objects.create(
         mode=spec.mode,
         preset=spec.preset or "",
@@ -54,6 +60,8 @@ def game_create(*, spec: GameSpec) -> Game:
         mines=spec.mines,
         max_players=spec.max_players,
         ranked=spec.preset is not None and spec.seed is None,
+        no_guess=spec.no_guess,
+        ng_attempt=ng_attempt,
         seed=seed,
         seed_commitment=hashlib.sha256(seed.encode("utf-8")).hexdigest(),
     )
@@ -168,7 +176,8 @@ def player_ready(*, player_id: str) -> list[Event]:
 def _begin_countdown(game: Game) -> Event:
     """Fix the board around the start cell derived from the seed and announce both."""
     start = start_cell(game.width, game.height, game.seed)
-    board = generate_board(game.width, game.height, game.mines, game.seed, start)
+    seed = board_seed(game.seed, game.ng_attempt)
+    board = generate_board(game.width, game.height, game.mines, seed, start)
     game.safe_x, game.safe_y = start
     game.bbbv = bbbv(board)
     game.status = GameStatus.COUNTDOWN

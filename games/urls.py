@@ -10,6 +10,7 @@ urlpatterns = [
     re_path(r"^games/$", api.games),
     re_path(rf"^games/{GAME_ID}/$", api.game_detail),
     re_path(rf"^games/{GAME_ID}/moves/$", api.game_moves),
+    re_path(rf"^games/{GAME_ID}/analysis/$", api.game_analysis),
     re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", api.leaderboard),
     re_path(r"^players/(?P<name>.{1,64})/$", api.player),
     re_path(r"^(?P<rest>.*)$", api.not_routed),

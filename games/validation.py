@@ -35,6 +35,7 @@ class GameSpec:
     mines: int
     max_players: int
     seed: str | None
+    no_guess: bool = False
 
 
 def _int_field(body: dict, field: str, low: int, high: int) -> int:
@@ -79,7 +80,14 @@ def game_spec(body: dict) -> GameSpec:
     seed = body.get("seed")
     if seed is not None:
         seed = seed_value(seed)
-    return GameSpec(mode, preset, width, height, mines, max_players, seed)
+    no_guess = body.get("no_guess")
+    if no_guess is None:
+        no_guess = False
+    if not isinstance(no_guess, bool):
+        raise ServiceError("invalid", "no_guess must be true or false", "no_guess")
+    if no_guess and preset is None:
+        raise ServiceError("invalid", "no-guess boards are for the three presets only", "no_guess")
+    return GameSpec(mode, preset, width, height, mines, max_players, seed, no_guess)
 
 
 def seed_value(seed: Any) -> str:

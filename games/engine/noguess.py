@@ -73,6 +73,11 @@ def is_no_guess(board: Board, safe: tuple[int, int]) -> bool:
     return True
 
 
+def board_seed(seed: str, ng_attempt: int | None) -> str:
+    """The seed string of the v1 board a game plays: its seed, or ng1's `seed/ng/k`."""
+    return seed if ng_attempt is None else f"{seed}/ng/{ng_attempt}"
+
+
 def ng1_board(width: int, height: int, mines: int, seed: str, safe: tuple[int, int]) -> Board:
     """The `ng1` board for these inputs (InvalidBoard if none of 10,000 candidates is no-guess)."""
     return BOARD_CACHE.get_or_create(
@@ -91,9 +96,9 @@ def ng1_attempt(width: int, height: int, mines: int, seed: str, safe: tuple[int,
 
 
 def _candidate(width, height, mines, seed, safe, k):
-    return width, height, generate_mines(width, height, mines, f"{seed}/ng/{k}", safe)
+    return width, height, generate_mines(width, height, mines, board_seed(seed, k), safe)
 
 
 def _search(width: int, height: int, mines: int, seed: str, safe: tuple[int, int]) -> Board:
     k = ng1_attempt(width, height, mines, seed, safe)
-    return generate_board(width, height, mines, f"{seed}/ng/{k}", safe)
+    return generate_board(width, height, mines, board_seed(seed, k), safe)

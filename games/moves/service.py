@@ -17,7 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import Move
+from games.boards.search import ng1_attempt_for
+from games.engine import Move, Reveal
 from games.errors import ServiceError
 from games.events import Event
 from games.models import GameStatus
@@ -41,6 +42,9 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     """Apply one move for a player (raises ServiceError when the rules refuse it)."""
     time_limit_s = settings.MINERACE["RACE_TIME_LIMIT_S"]
     player = player_states.pop(player_id)  # taken out: only a written state goes back in
+    if player is None and isinstance(move, Reveal):
+        player = store.read_player(player_id)  # to know the game before searching a board
+    ng_attempt = _no_guess_search(player, move) if player is not None else None
     for attempt in range(ATTEMPTS):
         now = timezone.now()
         try:
@@ -50,7 +54,7 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
                     if player is None:
                         raise ServiceError("not_a_player", "no such player")
                 game = _game_facts(player.game_id)
-                result = move_step(game, player, move, now, time_limit_s)
+                result = move_step(game, player, move, now, time_limit_s, ng_attempt)
                 events = store.move_commit(result)
         except ServiceError as refused:  # the transaction is over: the clock may write its own
             raise _with_clock(refused, player, now, time_limit_s) from None
@@ -62,6 +66,19 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
             running_games.put(result.game.id, result.game)
         return MoveOutcome(result.cells, events)
     raise ServiceError("internal", "the move could not be written; send it again")
+
+
+def _no_guess_search(player: PlayerState, move: Move) -> int | None:
+    """ng1's attempt for a no-guess solo game's first reveal, searched before any transaction
+    (it takes tens of milliseconds, in another process); None when the move needs none."""
+    if not isinstance(move, Reveal) or player.revealed:
+        return None
+    game = _game_facts(player.game_id)
+    if not game.no_guess or game.safe_cell is not None:
+        return None
+    if not (0 <= move.x < game.width and 0 <= move.y < game.height):
+        return None  # refused by the step with bad_cell
+    return ng1_attempt_for(game.width, game.height, game.mines, game.seed, (move.x, move.y))
 
 
 def _with_clock(

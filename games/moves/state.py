@@ -31,6 +31,8 @@ class GameFacts:
     status: str
     safe_cell: tuple[int, int] | None
     started_at: datetime | None
+    no_guess: bool = False
+    ng_attempt: int | None = None  # set with the safe cell on a no-guess board
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from games.engine import Board, IllegalMove, Move, bbbv, generate_board
 from games.engine.codec import decode, encode
+from games.engine.noguess import board_seed
 from games.engine.sweep import Cell, Sweep, SweepStatus
 from games.errors import ServiceError
 from games.moves.state import GameFacts, PlayerState
@@ -29,6 +30,7 @@ class SoloStart:
     safe_cell: tuple[int, int]
     bbbv: int
     started_at: datetime
+    ng_attempt: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,7 @@ class GameLike(Protocol):
     seed: str
     safe_cell: tuple[int, int] | None
     started_at: datetime | None
+    ng_attempt: int | None
 
 
 class SnapshotLike(Protocol):
@@ -90,7 +93,8 @@ def board_of(game: GameLike) -> Board | None:
     """The game's board once its safe cell is fixed (cached by the engine)."""
     if game.safe_cell is None:
         return None
-    return generate_board(game.width, game.height, game.mines, game.seed, game.safe_cell)
+    seed = board_seed(game.seed, game.ng_attempt)
+    return generate_board(game.width, game.height, game.mines, seed, game.safe_cell)
 
 
 def sweep_of(game: GameLike, player: SnapshotLike, board: Board | None = None) -> Sweep:
@@ -102,16 +106,35 @@ def sweep_of(game: GameLike, player: SnapshotLike, board: Board | None = None) -
 
 
 def move_step(
-    game: GameFacts, player: PlayerState, move: Move, now: datetime, time_limit_s: int
+    game: GameFacts,
+    player: PlayerState,
+    move: Move,
+    now: datetime,
+    time_limit_s: int,
+    ng_attempt: int | None = None,
 ) -> MoveResult:
-    """Apply one move for a player and say what it produced (raises ServiceError if refused)."""
+    """Apply one move for a player and say what it produced (raises ServiceError if refused).
+
+    A no-guess solo game's first reveal needs ng1's attempt for that cell, searched by the
+    caller beforehand (games.boards.search) so that this step stays free of slow work.
+    """
     move_check(game, player, move, now, time_limit_s)
     sweep = sweep_of(game, player)
     solo_start = None
     if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself
-        board = generate_board(game.width, game.height, game.mines, game.seed, (move.x, move.y))
-        solo_start = SoloStart((move.x, move.y), bbbv(board), now)
-        game = replace(game, status="running", safe_cell=solo_start.safe_cell, started_at=now)
+        if game.no_guess and ng_attempt is None:
+            raise ServiceError("internal", "the no-guess board was not searched")
+        attempt = ng_attempt if game.no_guess else None
+        seed = board_seed(game.seed, attempt)
+        board = generate_board(game.width, game.height, game.mines, seed, (move.x, move.y))
+        solo_start = SoloStart((move.x, move.y), bbbv(board), now, attempt)
+        game = replace(
+            game,
+            status="running",
+            safe_cell=solo_start.safe_cell,
+            started_at=now,
+            ng_attempt=attempt,
+        )
         sweep.attach(board)
     t_ms = elapsed_ms(game.started_at, now)
     try:

@@ -81,6 +81,8 @@ def facts_of(game: Game) -> GameFacts:
         status=game.status,
         safe_cell=game.safe_cell,
         started_at=game.started_at,
+        no_guess=game.no_guess,
+        ng_attempt=game.ng_attempt,
     )
 
 
@@ -145,6 +147,7 @@ def _start_solo(result: MoveResult) -> Event:
         safe_x=start.safe_cell[0],
         safe_y=start.safe_cell[1],
         bbbv=start.bbbv,
+        ng_attempt=start.ng_attempt,
         started_at=start.started_at,
     )
     payload = {"started_at": iso(start.started_at), "start": list(start.safe_cell)}

@@ -88,6 +88,9 @@ def test_race_max_players(client):
         ({"preset": "beginner", "seed": "x" * 65}, "seed"),
         ({"preset": "beginner", "seed": "a\nb"}, "seed"),
         ({"preset": "beginner", "seed": 42}, "seed"),
+        ({"width": 9, "height": 9, "mines": 10, "no_guess": True}, "no_guess"),
+        ({"preset": "expert", "no_guess": "true"}, "no_guess"),
+        ({"preset": "expert", "no_guess": 1}, "no_guess"),
     ],
 )
 def test_invalid_bodies_name_the_field_and_create_nothing(client, body, field):
@@ -161,3 +164,12 @@ def test_creation_is_rate_limited(client, settings):
     response = post(client, {"preset": "beginner"})
     assert_error(response, 429, "rate_limited")
     assert int(response["Retry-After"]) > 0
+
+
+def test_no_guess_on_a_preset_is_said_in_the_public_state(client):
+    created = post(client, {"mode": "race", "preset": "expert", "no_guess": True}).json()
+    assert created["no_guess"] is True and created["ranked"] is True
+    assert client.get(f"/api/games/{created['id']}/").json()["no_guess"] is True
+    assert post(client, {"preset": "beginner", "no_guess": False}).json()["no_guess"] is False
+    assert post(client, {"preset": "beginner"}).json()["no_guess"] is False
+    assert "ng_attempt" not in created  # disclosed with the seed, once finished

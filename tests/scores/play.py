@@ -7,8 +7,9 @@ from datetime import datetime
 from django.utils import timezone
 
 from games import services
-from games.engine import Reveal, generate_board
+from games.engine import Reveal
 from games.models import Game, GameStatus, Player, PlayerStatus
+from games.moves.step import board_of
 from games.scores import score_record
 from games.validation import game_spec
 
@@ -22,7 +23,7 @@ def play_solo(preset: str = "beginner", name: str = "alice", win: bool = True, u
     first = services.move_apply(player_id=player.id, move=Reveal(cx, cy))
     opened = {(x, y) for x, y, _ in first.cells["cells"]}
     game.refresh_from_db()
-    board = generate_board(game.width, game.height, game.mines, game.seed, (cx, cy))
+    board = board_of(game)
     for index in range(board.size):
         cell = board.xy(index)
         if board.is_mine(index) == win or cell in opened:

@@ -74,6 +74,26 @@ def test_unranked_and_custom_games_never_reach_a_leaderboard(client):
     assert [e["name"] for e in board(client)["entries"]] == ["ranked"]
 
 
+def test_classic_and_no_guess_boards_have_separate_leaderboards(client):
+    play_solo(name="classic")
+    play_solo(body={"preset": "beginner", "no_guess": True}, name="logical")
+    assert [e["name"] for e in board(client)["entries"]] == ["classic"]
+    assert board(client, variant="classic")["variant"] == "classic"
+    no_guess = board(client, variant="no_guess")
+    assert no_guess["variant"] == "no_guess"
+    assert [e["name"] for e in no_guess["entries"]] == ["logical"]
+    for period in ("week", "day"):
+        assert [e["name"] for e in board(client, period=period, variant="no_guess")["entries"]] == [
+            "logical"
+        ]
+    page = client.get("/api/players/logical/").json()
+    assert page["no_guess_bests"]["beginner"]["time"]["name"] == "logical"
+    assert page["bests"]["beginner"]["time"] is None
+    assert page["recent"][0]["variant"] == "no_guess"
+    response = client.get("/api/leaderboards/beginner/?variant=lucky")
+    assert response.status_code == 400 and response.json()["error"]["field"] == "variant"
+
+
 def test_errors(client):
     assert client.get("/api/leaderboards/huge/").json()["error"]["code"] == "not_found"
     response = client.get("/api/leaderboards/expert/?period=year")

@@ -1,0 +1,72 @@
+"""The ng1 search and game reviews (tens to hundreds of milliseconds of pure Python) run in a
+process of their own.
+
+In a worker's thread they would hold the GIL while the event loop waits to deliver other
+games' moves; in a separate process they hold nothing of the worker's. The pool starts on first use
+(spawned, so it inherits no sockets or threads), and a pool whose process died (kill -9, out of
+memory) is replaced once. `MINERACE_BOARD_PROCESSES=0` searches in the calling thread instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from django.conf import settings
+
+from games.engine.noguess import ng1_attempt
+from games.errors import ServiceError
+
+T = TypeVar("T")
+
+SEARCH_TIMEOUT_S = 30  # ng1 on expert takes ~12 ms at the median, ~80 ms at p99
+
+log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+
+
+def ng1_attempt_for(width: int, height: int, mines: int, seed: str, safe: tuple[int, int]) -> int:
+    """ng1's attempt k for these inputs, found without holding this process's GIL."""
+    return run_apart(ng1_attempt, width, height, mines, seed, safe)
+
+
+def run_apart(function: Callable[..., T], *args: Any) -> T:
+    """Call a pure, picklable function in the pool and wait for its answer."""
+    processes = settings.MINERACE["BOARD_PROCESSES"]
+    if processes <= 0:
+        return function(*args)
+    for tries_left in (1, 0):
+        pool = _shared_pool(processes)
+        try:
+            return pool.submit(function, *args).result(timeout=SEARCH_TIMEOUT_S)
+        except BrokenProcessPool:
+            log.warning("the board process died; starting another")
+            _discard(pool)
+            if not tries_left:
+                break
+        except TimeoutError:
+            break
+    raise ServiceError("internal", "the server could not finish that work; try again")
+
+
+def _shared_pool(processes: int) -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            context = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+        return _pool
+
+
+def _discard(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,46 @@
+"""GET /api/games/<id>/analysis/: finished games only, every player, the fatal click judged."""
+
+import pytest
+
+from games import services
+from games.engine import Reveal
+from games.engine.solver import Knowledge, solve
+from games.moves.step import board_of
+from games.validation import game_spec
+
+pytestmark = pytest.mark.django_db
+
+
+def test_analysis_is_published_when_the_game_is_over(client):
+    game = services.game_create(spec=game_spec({"preset": "beginner", "seed": "minerace"}))
+    player = services.player_join(game_id=game.id, name="ada").player
+    first = services.move_apply(player_id=player.id, move=Reveal(4, 4))
+    response = client.get(f"/api/games/{game.id}/analysis/")
+    assert response.status_code == 409 and response.json()["error"]["code"] == "not_finished"
+
+    game.refresh_from_db()
+    board = board_of(game)
+    revealed = {y * 9 + x: v for x, y, v in first.cells["cells"]}
+    solution = solve(Knowledge(9, 9, 10, revealed))
+    mine = min(board.mines)  # step on a mine with safe cells to be had: a mistake
+    assert solution.safe
+    services.move_apply(player_id=player.id, move=Reveal(*board.xy(mine)))
+
+    data = client.get(f"/api/games/{game.id}/analysis/").json()
+    assert data["game"] == game.id and data["no_guess"] is False
+    (ada,) = data["players"]
+    assert (ada["name"], ada["status"], ada["forced_guesses"]) == ("ada", "lost", 0)
+    fatal = ada["fatal"]
+    assert fatal["kind"] == "mistake" and fatal["seq"] == 2 and fatal["survived"] is False
+    assert fatal["cell"] == list(board.xy(mine))
+    sx, sy = fatal["safe_cell"]
+    assert board.index(sx, sy) in solution.safe
+    expected = solution.probability(mine)
+    assert fatal["odds"] == f"{expected.numerator}/{expected.denominator}"
+    assert fatal["probability"] == round(float(expected), 4)
+    assert ada["moments"] == [fatal]
+
+
+def test_unknown_games_and_methods(client):
+    assert client.get("/api/games/nope/analysis/").status_code == 404
+    assert client.post("/api/games/nope/analysis/").status_code == 405

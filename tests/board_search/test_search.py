@@ -1,0 +1,36 @@
+"""The board process: answers as the engine would, and a process killed with -9 is replaced."""
+
+import os
+import signal
+
+import pytest
+
+from games.boards import search
+from games.engine import start_cell
+from games.engine.noguess import ng1_attempt
+
+
+@pytest.fixture(autouse=True)
+def _one_process(settings):
+    settings.MINERACE = {**settings.MINERACE, "BOARD_PROCESSES": 1}
+
+
+def test_the_search_runs_in_another_process_and_gives_the_engines_answer():
+    start = start_cell(30, 16, "minerace")
+    assert search.ng1_attempt_for(30, 16, 99, "minerace", start) == 9
+    assert search.run_apart(os.getpid) != os.getpid()
+
+
+def test_a_board_process_killed_with_sigkill_is_replaced():
+    child = search.run_apart(os.getpid)
+    os.kill(child, signal.SIGKILL)
+    start = start_cell(16, 16, "after")
+    assert search.ng1_attempt_for(16, 16, 40, "after", start) == ng1_attempt(
+        16, 16, 40, "after", start
+    )
+    assert search.run_apart(os.getpid) not in (child, os.getpid())
+
+
+def test_in_process_when_asked(settings):
+    settings.MINERACE = {**settings.MINERACE, "BOARD_PROCESSES": 0}
+    assert search.run_apart(os.getpid) == os.getpid()
