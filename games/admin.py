@@ -27,11 +27,11 @@ class MoveInline(admin.TabularInline):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "mode", "preset", "width", "height", "mines", "status", "ranked",
-                    "created_at")  # fmt: skip
-    list_filter = ("mode", "preset", "status", "ranked")
+                    "no_guess", "created_at")  # fmt: skip
+    list_filter = ("mode", "preset", "status", "ranked", "no_guess")
     search_fields = ("id", "players__name")
-    readonly_fields = ("seed", "seed_commitment", "safe_x", "safe_y", "bbbv", "created_at",
-                       "starts_at", "started_at", "finished_at")  # fmt: skip
+    readonly_fields = ("seed", "seed_commitment", "ng_attempt", "safe_x", "safe_y", "bbbv",
+                       "created_at", "starts_at", "started_at", "finished_at")  # fmt: skip
     inlines = [PlayerInline, MoveInline]
     date_hierarchy = "created_at"
 
