@@ -44,3 +44,33 @@ def test_analysis_is_published_when_the_game_is_over(client):
 def test_unknown_games_and_methods(client):
     assert client.get("/api/games/nope/analysis/").status_code == 404
     assert client.post("/api/games/nope/analysis/").status_code == 405
+
+
+def test_a_racer_who_skips_the_public_start_cell_and_hits_a_mine_made_a_mistake(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+
+    game = services.game_create(
+        spec=game_spec({"mode": "race", "preset": "beginner", "seed": "minerace", "no_guess": True})
+    )
+    ada, bob = (services.player_join(game_id=game.id, name=n).player for n in ("ada", "bob"))
+    for racer in (ada, bob):
+        services.player_ready(player_id=racer.id)
+    Game.objects.filter(pk=game.id).update(starts_at=timezone.now() - timedelta(seconds=1))
+    services.game_tick(game_id=game.id)
+    game.refresh_from_db()
+    board = board_of(game)
+    mine = min(board.mines)
+    services.move_apply(player_id=ada.id, move=Reveal(*board.xy(mine)))
+    services.player_resign(player_id=bob.id)
+
+    data = client.get(f"/api/games/{game.id}/analysis/").json()
+    assert data["no_guess"] is True
+    by_name = {p["name"]: p for p in data["players"]}
+    fatal = by_name["ada"]["fatal"]
+    assert fatal["kind"] == "mistake" and fatal["safe_cell"] == list(game.safe_cell)
+    assert fatal["odds"] == "10/81"  # nothing known yet: 10 mines among 81 hidden cells
+    assert by_name["bob"] == {**by_name["bob"], "fatal": None, "moments": [], "forced_guesses": 0}
