@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import delivery, groups, race_clock, selectors, services
+from games.boards import search
 from games.db import db, db_hot
 from games.delivery import publish
 from games.engine import move_from_action
@@ -41,7 +42,10 @@ ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished"}
 
 
 def _game_basics(game_id: str) -> Game | None:
-    return Game.objects.filter(pk=game_id).only("id", "mode", "width", "height").first()
+    game = Game.objects.filter(pk=game_id).only("id", "mode", "width", "height", "no_guess").first()
+    if game is not None and game.no_guess:
+        search.warm_up()  # a solo game's board is searched at its first reveal
+    return game
 
 
 def _id_of(text: str) -> int | None:

@@ -2,6 +2,7 @@
 
 import os
 import signal
+import time
 
 import pytest
 
@@ -34,3 +35,14 @@ def test_a_board_process_killed_with_sigkill_is_replaced():
 def test_in_process_when_asked(settings):
     settings.MINERACE = {**settings.MINERACE, "BOARD_PROCESSES": 0}
     assert search.run_apart(os.getpid) == os.getpid()
+
+
+def test_warm_up_starts_the_process_before_the_first_search():
+    search._discard(search._shared_pool(1))  # a fresh pool has no process until a submit
+    assert not search._shared_pool(1)._processes
+    search.warm_up()
+    pool = search._shared_pool(1)
+    deadline = time.monotonic() + 10
+    while not pool._processes and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pool._processes
