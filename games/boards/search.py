@@ -9,6 +9,7 @@ memory) is replaced once. `MINERACE_BOARD_PROCESSES=0` searches in the calling t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import threading
@@ -59,10 +60,8 @@ def warm_up() -> None:
     """Start the pool's process now, not at the first search (spawning costs ~0.2 s)."""
     processes = settings.MINERACE["BOARD_PROCESSES"]
     if processes > 0:
-        try:
+        with contextlib.suppress(BrokenProcessPool):  # the next search replaces it
             _shared_pool(processes).submit(int)  # the pool spawns its process on a submit
-        except BrokenProcessPool:
-            pass  # the next search replaces it
 
 
 def _shared_pool(processes: int) -> ProcessPoolExecutor:
