@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "games",
+    "games.presence",
     "frontend",
 ]
 
@@ -202,6 +203,15 @@ MINERACE = {
     "WS_RATE_BURST": env_int("MINERACE_WS_RATE_BURST", 40),
     # Game creations per client address per minute over HTTP.
     "CREATE_RATE_PER_MIN": env_int("MINERACE_CREATE_RATE_PER_MIN", 60),
+    # Presence (PROTOCOL.md 2.1): a race player offline this long leaves the lobby; not ready
+    # this long after two others are, leaves it; offline this long in a running race is dnf.
+    "LOBBY_IDLE_S": env_int("MINERACE_LOBBY_IDLE_S", 15),
+    "READY_TIMEOUT_S": env_int("MINERACE_READY_TIMEOUT_S", 30),
+    "ABANDON_S": env_int("MINERACE_ABANDON_S", 30),
+    # A worker renews its connections' leases this often; a lease lasts PRESENCE_TTL_S, so a
+    # killed worker's players count as offline that long after its last renewal.
+    "PRESENCE_INTERVAL_S": float(os.environ.get("MINERACE_PRESENCE_INTERVAL_S") or 2),
+    "PRESENCE_TTL_S": float(os.environ.get("MINERACE_PRESENCE_TTL_S") or 6),
     # Processes per worker that search no-guess boards (0: in the worker's own thread).
     "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.

@@ -168,9 +168,20 @@ def player_ready(*, player_id: str) -> list[Event]:
     player.status = PlayerStatus.READY
     player.save(update_fields=["status"])
     events = [to_everyone(game, "ready", {"player": player.id})]
-    if len(players) >= 2 and all(p.status == PlayerStatus.READY for p in players):
-        events.append(_begin_countdown(game))
-    return events
+    return events + _lobby_settled(game, players)
+
+
+def _lobby_settled(game: Game, players: list[Player]) -> list[Event]:
+    """After a ready or a leave: all ready (two or more) begins the countdown; two or more
+    ready beside some not ready starts the ready timeout (PROTOCOL.md 2.1)."""
+    ready = sum(1 for p in players if p.status == PlayerStatus.READY)
+    if len(players) >= 2 and ready == len(players):
+        return [_begin_countdown(game)]
+    waiting = ready >= 2
+    if waiting != (game.ready_since is not None):
+        game.ready_since = timezone.now() if waiting else None
+        game.save(update_fields=["ready_since"])
+    return []
 
 
 def _begin_countdown(game: Game) -> Event:
@@ -189,9 +200,10 @@ def _begin_countdown(game: Game) -> Event:
 @transaction.atomic
 def player_leave(*, player_id: str) -> list[Event]:
     """A racer leaves the lobby; its name is free again."""
-    player, game, _ = _lock_lobby(player_id)
+    player, game, players = _lock_lobby(player_id)
+    others = [p for p in players if p.id != player_id]  # before delete(), which clears the id
     player.delete()
-    return [to_everyone(game, "left", {"player": player_id})]
+    return [to_everyone(game, "left", {"player": player_id}), *_lobby_settled(game, others)]
 
 
 @transaction.atomic
@@ -207,15 +219,6 @@ def player_resign(*, player_id: str) -> list[Event]:
     player.save(update_fields=["status", "time_ms", "finished_at"])
     score_record(game=game, player=player)
     return [finished_event(game, player), *finish_game_if_done(game.id, now)]
-
-
-def spectators_add(*, game_id: str, delta: int) -> int:
-    """Count a spectator in or out; returns the new count."""
-    from django.db.models import F
-    from django.db.models.functions import Greatest
-
-    Game.objects.filter(pk=game_id).update(spectators=Greatest(F("spectators") + delta, 0))
-    return Game.objects.filter(pk=game_id).values_list("spectators", flat=True).first() or 0
 
 
 def race_action(*, action: str, mode: str, player_id: str | None) -> list[Event]:

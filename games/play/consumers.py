@@ -30,6 +30,8 @@ from games.play import clock, spectating
 from games.play.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
 from games.play.ratelimit import TokenBucket
 from games.play.views import frame_view
+from games.presence import services as presence
+from games.presence.tasks import ensure_presence
 from games.timefmt import iso
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         bind_log_context(self.game_id, None)
         clock.ensure_reaper()
         delivery.ensure_relay()
+        ensure_presence()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler of an ASGI or layer message, without Channels' per-message
@@ -123,8 +126,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.feed.close()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        if self.role is not None:
+            await self.deliver(await db(presence.connection_close)(channel=self.channel_name))
         if self.role == "spectator":
-            await spectating.spectator_left(self.game_id)
+            spectating.count_changed(self.game_id)
 
     # ---- receiving -------------------------------------------------------------------------
 
@@ -211,9 +216,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         for delay_s, frame in pending:
             self.feed.push(frame, delay_s)
         self.watch_clock(view["game"])
+        events += await db(presence.connection_open)(
+            channel=self.channel_name, game_id=self.game_id, player_id=player_id, role=role
+        )
         await self.deliver(events)
         if role == "spectator":
-            await spectating.spectator_arrived(self.game_id)
+            spectating.count_changed(self.game_id)
 
     def logged_in(self) -> bool:
         user = self.scope.get("user")

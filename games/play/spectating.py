@@ -8,19 +8,25 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from games import services
 from games.db import db
 from games.delivery import publish
 from games.events import to_everyone
 from games.models import Game
+from games.presence import services as presence
 
 COUNT_INTERVAL_S = 1.0
 
 Frame = dict[str, Any]
 
 
-def _game(game_id: str) -> Game | None:
-    return Game.objects.filter(pk=game_id).first()
+def _recount(game_id: str) -> Game | None:
+    """The game with its spectator count taken from live leases (games.presence), stored on
+    the row too so that lists can sort by it."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None:
+        game.spectators = presence.spectator_count(game_id)
+        Game.objects.filter(pk=game_id).update(spectators=game.spectators)
+    return game
 
 
 class DelayedFeed:
@@ -73,7 +79,7 @@ class _CountThrottle:
         if wait:
             await asyncio.sleep(wait)
         self.last_sent[game_id] = time.monotonic()
-        game = await db(_game)(game_id)
+        game = await db(_recount)(game_id)
         if game is not None:
             await publish([to_everyone(game, "spectators", {"count": game.spectators})])
         self.pending.pop(game_id, None)
@@ -82,11 +88,6 @@ class _CountThrottle:
 _throttle = _CountThrottle()
 
 
-async def spectator_arrived(game_id: str) -> None:
-    await db(services.spectators_add)(game_id=game_id, delta=1)
-    _throttle.changed(game_id)
-
-
-async def spectator_left(game_id: str) -> None:
-    await db(services.spectators_add)(game_id=game_id, delta=-1)
+def count_changed(game_id: str) -> None:
+    """A spectator came or went (or its lease ran out): publish the count, throttled."""
     _throttle.changed(game_id)

@@ -1,0 +1,188 @@
+"""Connections open and close, workers renew their leases, and a sweep acts on absences.
+
+A race player is online while one of its connections holds an unexpired lease, on any worker.
+Opening or closing a connection settles that player's state at once; the sweep, which every
+worker runs every PRESENCE_INTERVAL_S, settles what no close announced (a killed worker's
+leases running out), sends changes held back by the one-a-second rule, and applies the rules
+of PROTOCOL.md 2.1: offline in the lobby for LOBBY_IDLE_S leaves it, offline in a running race
+for ABANDON_S is dnf. Every state change is a conditional UPDATE, so when several workers sweep
+at once exactly one of them announces it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.errors import ServiceError
+from games.events import Event, to_everyone
+from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
+from games.presence.models import Connection, PlayerPresence, Role
+
+log = logging.getLogger(__name__)
+
+WORKER = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+ANNOUNCE_EVERY = timedelta(seconds=1)  # at most one `presence` a second per player
+FORGET_AFTER = timedelta(minutes=5)  # expired leases are deleted this long after expiring
+LIVE_STATUSES = (GameStatus.LOBBY, GameStatus.COUNTDOWN, GameStatus.RUNNING)
+
+
+def _lease(now: datetime) -> datetime:
+    return now + timedelta(seconds=settings.MINERACE["PRESENCE_TTL_S"])
+
+
+def connection_open(*, channel: str, game_id: str, player_id: str | None, role: str) -> list[Event]:
+    """Count a connection that said hello; a race player coming back is announced online."""
+    now = timezone.now()
+    Connection.objects.update_or_create(
+        channel=channel,
+        defaults={"game_id": game_id, "player_id": player_id, "role": role,
+                  "worker": WORKER, "expires_at": _lease(now)},
+    )  # fmt: skip
+    return _settle(player_id, now) if player_id else []
+
+
+def connection_close(*, channel: str) -> list[Event]:
+    """Forget a closed connection; its player may now be offline."""
+    row = Connection.objects.filter(channel=channel).values_list("player_id", flat=True).first()
+    Connection.objects.filter(channel=channel).delete()
+    return _settle(row, timezone.now()) if row else []
+
+
+def leases_renew() -> int:
+    """Extend every lease of this worker's connections (one UPDATE)."""
+    return Connection.objects.filter(worker=WORKER).update(expires_at=_lease(timezone.now()))
+
+
+def online_players(player_ids: list[str], now: datetime | None = None) -> set[str]:
+    """Which of these players hold at least one live lease."""
+    now = now or timezone.now()
+    live = Connection.objects.filter(player_id__in=player_ids, expires_at__gt=now)
+    return set(live.values_list("player_id", flat=True))
+
+
+def spectator_count(game_id: str, now: datetime | None = None) -> int:
+    """Spectators with a live lease: right after a worker dies too, once its leases run out."""
+    now = now or timezone.now()
+    return Connection.objects.filter(
+        game_id=game_id, role=Role.SPECTATOR, expires_at__gt=now
+    ).count()
+
+
+def _settle(player_id: str, now: datetime) -> list[Event]:
+    """Bring a race player's announced state in line with its leases."""
+    player = Player.objects.filter(pk=player_id).select_related("game").first()
+    if (
+        player is None
+        or player.game.mode != GameMode.RACE
+        or player.game.status not in LIVE_STATUSES
+    ):
+        return []
+    online = bool(online_players([player_id], now))
+    row, created = PlayerPresence.objects.get_or_create(
+        player_id=player_id, defaults={"game_id": player.game_id, "online": online, "since": now}
+    )
+    if created or row.online == online:
+        return []
+    if not row.announced:  # flipping back before the change was announced: nothing to say
+        PlayerPresence.objects.filter(player_id=player_id, online=row.online).update(
+            online=online, announced=True
+        )
+        return []
+    # Conditional: of two workers settling the same change, one updates the row, one nothing.
+    due = row.since <= now - ANNOUNCE_EVERY
+    changed = PlayerPresence.objects.filter(player_id=player_id, online=row.online).update(
+        online=online, since=now, announced=due
+    )
+    if not changed or not due:
+        return []
+    return [to_everyone(player.game, "presence", {"player": player_id, "online": online})]
+
+
+def presence_sweep() -> list[Event]:
+    """Settle expired leases, announce held-back changes, apply the absence rules."""
+    now = timezone.now()
+    events: list[Event] = []
+    believed_online = PlayerPresence.objects.filter(online=True).values_list("player_id", flat=True)
+    believed_online = list(believed_online)
+    really = online_players(believed_online, now)
+    for player_id in believed_online:
+        if player_id not in really:
+            events += _settle(player_id, now)
+    events += _announce_held_back(now)
+    events += _lobby_idle(now)
+    events += _not_ready_in_time(now)
+    events += _abandoned(now)
+    Connection.objects.filter(expires_at__lt=now - FORGET_AFTER).delete()
+    return events
+
+
+def _announce_held_back(now: datetime) -> list[Event]:
+    events = []
+    held = PlayerPresence.objects.filter(announced=False, since__lte=now - ANNOUNCE_EVERY)
+    for row in held.select_related("player__game"):
+        if PlayerPresence.objects.filter(pk=row.pk, announced=False).update(announced=True):
+            payload = {"player": row.player_id, "online": row.online}
+            events.append(to_everyone(row.player.game, "presence", payload))
+    return events
+
+
+def _offline_for(seconds: int, now: datetime, statuses, game_status):
+    return PlayerPresence.objects.filter(
+        online=False,
+        since__lte=now - timedelta(seconds=seconds),
+        player__status__in=statuses,
+        player__game__status=game_status,
+    ).values_list("player_id", flat=True)
+
+
+def _lobby_idle(now: datetime) -> list[Event]:
+    """A race player offline in the lobby for LOBBY_IDLE_S leaves it, as with `leave`."""
+    events = []
+    idle = settings.MINERACE["LOBBY_IDLE_S"]
+    statuses = (PlayerStatus.JOINED, PlayerStatus.READY)
+    for player_id in list(_offline_for(idle, now, statuses, GameStatus.LOBBY)):
+        events += _quietly(services.player_leave, player_id)
+    return events
+
+
+def _not_ready_in_time(now: datetime) -> list[Event]:
+    """Once two racers are ready, the others have READY_TIMEOUT_S (from then, or from their
+    joining if later) to be ready too, or they leave; the countdown may then begin."""
+    events = []
+    limit = now - timedelta(seconds=settings.MINERACE["READY_TIMEOUT_S"])
+    late = Player.objects.filter(
+        game__status=GameStatus.LOBBY,
+        game__ready_since__lte=limit,
+        status=PlayerStatus.JOINED,
+        joined_at__lte=limit,
+    ).values_list("id", flat=True)
+    for player_id in list(late):
+        events += _quietly(services.player_leave, player_id)
+    return events
+
+
+def _abandoned(now: datetime) -> list[Event]:
+    """A racer offline for ABANDON_S in a running race is dnf, as with `resign`."""
+    events = []
+    after = settings.MINERACE["ABANDON_S"]
+    for player_id in list(_offline_for(after, now, (PlayerStatus.PLAYING,), GameStatus.RUNNING)):
+        events += _quietly(services.player_resign, player_id)
+    return events
+
+
+def _quietly(service, player_id: str) -> list[Event]:
+    """Apply a rule; another worker's sweep (or the player) may have been first."""
+    try:
+        with transaction.atomic():
+            return service(player_id=player_id)
+    except (ServiceError, Player.DoesNotExist, Game.DoesNotExist):
+        return []

@@ -1,0 +1,194 @@
+"""Presence and leavers (PROTOCOL.md 2.1) over the WebSocket: online, offline, the lobby idle
+rule, the ready timeout and abandonment. Time is moved by rewriting `since`, never slept."""
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games.models import Game, Player
+from games.presence import services as presence
+from games.presence.models import Connection, PlayerPresence, Role
+from games.presence.tasks import presence_pass
+from tests.ws.helpers import Client, spectator
+from tests.ws.race_helpers import race, start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _manual_presence(settings):
+    """No background pass: each test runs presence_pass() when it means to."""
+    settings.MINERACE = {
+        **settings.MINERACE,
+        "PRESENCE_INTERVAL_S": 0,
+        "COUNTDOWN_MS": 150,
+        "REAPER_INTERVAL_S": 0,
+        "LOBBY_IDLE_S": 15,
+        "READY_TIMEOUT_S": 30,
+        "ABANDON_S": 30,
+    }
+
+
+@database_sync_to_async
+def age(player_id: str, seconds: float) -> None:
+    """Pretend the player's current state has held for `seconds` longer."""
+    PlayerPresence.objects.filter(player_id=player_id).update(
+        since=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+@database_sync_to_async
+def game_row(game_id: str) -> Game:
+    return Game.objects.get(pk=game_id)
+
+
+async def resume(game_id: str, token: str) -> Client:
+    client = await Client(game_id).connect()
+    welcome = await client.request({"type": "hello", "role": "player", "token": token})
+    assert welcome["type"] == "welcome"
+    return client
+
+
+async def test_a_racer_whose_last_connection_closes_goes_offline_and_comes_back_online():
+    game_id, (alice, bob), (_, bob_welcome) = await race()
+    bob_id = bob_welcome["you"]
+    second = await resume(game_id, bob_welcome["token"])
+    await second.close()  # bob still has a connection: nothing to say
+    await alice.nothing_more()
+    await age(bob_id, 5)  # past the one-a-second rule
+    await bob.close()
+    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": False}
+    await age(bob_id, 5)
+    back = await resume(game_id, bob_welcome["token"])
+    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": True}
+    for client in (alice, back):
+        await client.close()
+
+
+async def test_a_change_within_a_second_is_held_back_and_sent_by_the_sweep():
+    _game_id, (alice, bob), (_, bob_welcome) = await race()
+    bob_id = bob_welcome["you"]
+    await bob.close()  # the first change comes at once only if the state is a second old
+    await alice.nothing_more()
+    await age(bob_id, 2)
+    await presence_pass()
+    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": False}
+    await alice.close()
+
+
+async def test_offline_in_the_lobby_for_lobby_idle_s_leaves_it():
+    _game_id, (alice, bob), (_, bob_welcome) = await race()
+    bob_id = bob_welcome["you"]
+    await age(bob_id, 5)
+    await bob.close()
+    await alice.expect("presence")
+    await age(bob_id, 14)
+    await presence_pass()
+    await alice.nothing_more()  # 14 s: not yet
+    await age(bob_id, 16)
+    await presence_pass()
+    assert await alice.expect("left") == {"type": "left", "player": bob_id}
+    assert not await database_sync_to_async(Player.objects.filter(pk=bob_id).exists)()
+    await alice.close()
+
+
+async def test_not_ready_in_time_leaves_and_the_ready_ones_start():
+    game_id, clients, welcomes = await race(names=("alice", "bob", "cleo"))
+    alice, bob, _cleo = clients
+    for client in (alice, bob):
+        assert (await client.request({"type": "ready"}))["type"] == "ready"
+    assert (await game_row(game_id)).ready_since is not None
+    await presence_pass()
+    cleo_id = welcomes[2]["you"]
+    assert await database_sync_to_async(Player.objects.filter(pk=cleo_id).exists)()
+
+    @database_sync_to_async
+    def thirty_seconds_pass() -> None:
+        earlier = timezone.now() - timedelta(seconds=31)
+        Game.objects.filter(pk=game_id).update(ready_since=earlier)
+        Player.objects.filter(game_id=game_id).update(joined_at=earlier)
+
+    await thirty_seconds_pass()
+    await presence_pass()
+    kinds = []
+    while "countdown" not in kinds:
+        frame = await alice.recv()
+        kinds.append(frame["type"])
+        if frame["type"] == "left":
+            assert frame["player"] == cleo_id
+    assert "left" in kinds
+    for client in clients:
+        await client.close()
+
+
+async def test_a_leave_that_leaves_only_ready_players_begins_the_countdown():
+    game_id, (alice, bob, cleo), _ = await race(names=("alice", "bob", "cleo"))
+    for client in (alice, bob):
+        await client.request({"type": "ready"})
+    assert (await cleo.request({"type": "leave"}))["type"] == "left"
+    kinds = []
+    while "countdown" not in kinds:
+        kinds.append((await alice.recv())["type"])
+    assert (await game_row(game_id)).status == "countdown"
+    for client in (alice, bob, cleo):
+        await client.close()
+
+
+async def test_offline_for_abandon_s_in_a_running_race_is_dnf():
+    _game_id, clients, welcomes = await race()
+    await start(clients)
+    alice, bob = clients
+    bob_id = welcomes[1]["you"]
+    await age(bob_id, 5)
+    await bob.close()
+    assert (await alice.expect("presence"))["online"] is False
+    await age(bob_id, 31)
+    await presence_pass()
+    finished = await alice.expect("finished")
+    assert (finished["player"], finished["status"]) == (bob_id, "dnf")
+    await alice.close()
+
+
+async def test_a_dead_workers_lease_runs_out_and_its_racer_goes_offline():
+    _game_id, (alice, bob), (_, bob_welcome) = await race()
+    bob_id = bob_welcome["you"]
+
+    @database_sync_to_async
+    def move_bob_to_a_dead_worker() -> None:
+        # As if bob's socket had been on a worker killed with -9 six seconds ago: its lease,
+        # last renewed then, has run out, and no close ever came.
+        lapsed = timezone.now() - timedelta(seconds=1)
+        Connection.objects.filter(player_id=bob_id).update(worker="dead:1:x", expires_at=lapsed)
+        PlayerPresence.objects.filter(player_id=bob_id).update(
+            since=timezone.now() - timedelta(seconds=60)
+        )
+
+    await move_bob_to_a_dead_worker()
+    await presence_pass()
+    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": False}
+    await presence_pass()
+    await alice.nothing_more()  # announced once
+    await alice.close()
+    await bob.close()
+
+
+async def test_spectators_are_counted_by_live_leases():
+    game_id, (alice, bob), _ = await race()
+    watchers = [(await spectator(game_id))[0] for _ in range(2)]
+    count = database_sync_to_async(presence.spectator_count)
+    assert await count(game_id) == 2
+
+    @database_sync_to_async
+    def one_worker_dies() -> None:
+        channel = Connection.objects.filter(game_id=game_id, role=Role.SPECTATOR).first().channel
+        Connection.objects.filter(channel=channel).update(
+            worker="dead:2:y", expires_at=timezone.now() - timedelta(milliseconds=1)
+        )
+
+    await one_worker_dies()
+    assert await count(game_id) == 1
+    for client in (alice, bob, *watchers):
+        await client.close()
+    assert await count(game_id) == 0
