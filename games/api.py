@@ -104,10 +104,11 @@ def games(request: HttpRequest) -> JsonResponse:
         check_create_rate(request)
         game = services.game_create(spec=spec)
         return JsonResponse(selectors.game_state(game.id), status=201)
+    listings = {"lobby": selectors.lobby_games, "running": selectors.running_games}
     status = request.GET.get("status")
-    if status != "lobby":
-        raise ServiceError("invalid", "status must be 'lobby'", "status")
-    return JsonResponse({"games": selectors.lobby_games()})
+    if status not in listings:
+        raise ServiceError("invalid", "status must be 'lobby' or 'running'", "status")
+    return JsonResponse({"games": listings[status]()})
 
 
 @api_view("GET")

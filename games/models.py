@@ -71,6 +71,10 @@ class Game(models.Model):
     # Connected spectators, kept by the consumers (a killed worker can leave it high).
     spectators = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # The race a `rematch` created after this one (PROTOCOL.md 2.1), made once.
+    successor = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="predecessor"
+    )
     # A race lobby where two or more are ready and some are not: since when (the ready timeout).
     ready_since = models.DateTimeField(null=True, blank=True)
     starts_at = models.DateTimeField(null=True, blank=True)

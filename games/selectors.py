@@ -33,6 +33,20 @@ def lobby_games() -> list[dict[str, Any]]:
         .filter(player_count__lt=F("max_players"))
         .order_by("-created_at")[:LOBBY_LIST_LIMIT]
     )
+    return _with_players(games)
+
+
+def running_games() -> list[dict[str, Any]]:
+    """Races running now, for spectators: most watched first, then the newest."""
+    games = list(
+        Game.objects.filter(mode=GameMode.RACE, status=GameStatus.RUNNING).order_by(
+            "-spectators", "-started_at"
+        )[:LOBBY_LIST_LIMIT]
+    )
+    return _with_players(games)
+
+
+def _with_players(games: list[Game]) -> list[dict[str, Any]]:
     players: dict[str, list[Player]] = {g.id: [] for g in games}
     for p in Player.objects.filter(game__in=games):
         players[p.game_id].append(p)

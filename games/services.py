@@ -227,5 +227,36 @@ def race_action(*, action: str, mode: str, player_id: str | None) -> list[Event]
         raise ServiceError("bad_message", f"'{action}' is for races only")
     if player_id is None:
         raise ServiceError("not_a_player", "say hello as a player first")
-    use_case = {"ready": player_ready, "leave": player_leave, "resign": player_resign}[action]
+    use_case = {
+        "ready": player_ready,
+        "leave": player_leave,
+        "resign": player_resign,
+        "rematch": race_rematch,
+    }[action]
     return use_case(player_id=player_id)
+
+
+@transaction.atomic
+def race_rematch(*, player_id: str) -> list[Event]:
+    """After game_over, a racer asks for a successor race: made once, with the same size,
+    preset, seats and kind of board and a fresh server seed; everyone hears of it."""
+    _, game = _lock_player(player_id)  # player rows before the game row, as everywhere
+    game = Game.objects.select_for_update().get(pk=game.id)
+    if game.mode != GameMode.RACE:
+        raise ServiceError("bad_message", "only races have a rematch")
+    if game.status != GameStatus.FINISHED:
+        raise ServiceError("not_running", "a rematch comes after game_over")
+    if game.successor_id is None:
+        spec = GameSpec(
+            mode=GameMode.RACE,
+            preset=game.preset or None,
+            width=game.width,
+            height=game.height,
+            mines=game.mines,
+            max_players=game.max_players,
+            seed=None,
+            no_guess=game.no_guess,
+        )
+        game.successor = game_create(spec=spec)
+        game.save(update_fields=["successor"])
+    return [to_everyone(game, "rematch", {"game": game.successor_id})]

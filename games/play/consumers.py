@@ -38,9 +38,9 @@ log = logging.getLogger(__name__)
 
 MAX_ERRORS_IN_ROW = 20
 MOVE_TYPES = ("reveal", "flag", "chord")
-RACE_ACTIONS = ("ready", "leave", "resign")
+RACE_ACTIONS = ("ready", "leave", "resign", "rematch")
 # Which event answers a frame directly (and so carries its `re`).
-ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished"}
+ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished", "rematch": "rematch"}
 
 
 def _game_basics(game_id: str) -> Game | None:
