@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "channels",
     "games",
     "games.presence",
+    "games.ratings",
     "frontend",
 ]
 

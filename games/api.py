@@ -17,6 +17,7 @@ from games.analysis import selectors as analysis
 from games.delivery import publish
 from games.errors import ServiceError
 from games.ops.metrics import ERRORS
+from games.ratings import selectors as rating_selectors
 from games.validation import game_spec
 
 MAX_BODY_BYTES = 16 * 1024
@@ -145,6 +146,12 @@ def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
 @api_view("GET")
 def player(request: HttpRequest, name: str) -> JsonResponse:
     return JsonResponse(leaderboards.player_page(name))
+
+
+@api_view("GET")
+def ratings(request: HttpRequest, preset: str) -> JsonResponse:
+    variant = request.GET.get("variant") or "classic"
+    return JsonResponse(rating_selectors.ratings_table(preset, variant))
 
 
 @api_view("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")

@@ -12,6 +12,7 @@ from datetime import datetime
 from games import serializers
 from games.events import Event, to_everyone
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
+from games.ratings.services import race_rate
 
 
 def finish_player(player: Player, status: str, t_ms: int | None, now: datetime) -> None:
@@ -37,5 +38,8 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     game.status = GameStatus.FINISHED
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])
+    if game.rated:  # the ratings change in this transaction, and game_over tells by how much
+        ranks = {row["player"]: row["rank"] for row in serializers.results(game, players)}
+        race_rate(game=game, players=players, ranks=ranks)
     payload = {"results": serializers.results(game, players), **serializers.reveal_secrets(game)}
     return [to_everyone(game, "game_over", payload, delayed=True)]

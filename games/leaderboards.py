@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -12,6 +13,7 @@ from django.utils import timezone
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
+from games.ratings.selectors import ratings_of
 from games.timefmt import iso
 
 PERIODS = {"all": None, "week": timedelta(days=7), "day": timedelta(hours=24)}
@@ -102,8 +104,10 @@ def player_page(name: str) -> dict[str, Any]:
     if not recent and not bests:
         raise ServiceError("not_found", "no ranked games under that name")
     display = recent[0].name if recent else next(iter(bests.values())).name
+    account = get_user_model().objects.filter(username__iexact=display).first()
     return {
         "name": display,
+        "ratings": ratings_of(account.pk)["ratings"] if account else [],
         "verified": any(s.user_id is not None for s in recent),
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),

@@ -57,6 +57,8 @@ class Game(models.Model):
     # A no-guess board (generator ng1, PROTOCOL.md 1.8): v1 of `seed/ng/<ng_attempt>`. The
     # attempt is fixed with the safe cell (race: at creation; solo: at the first reveal).
     no_guess = models.BooleanField(default=False)
+    # A quick-match race (PROTOCOL.md 5): its accounts' ratings change when it ends.
+    rated = models.BooleanField(default=False)
     ng_attempt = models.PositiveIntegerField(null=True, blank=True)
     # The secret: never serialised before the game is finished.
     seed = models.CharField(max_length=256)

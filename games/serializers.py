@@ -14,6 +14,7 @@ from games.engine.statistics import bbbv_per_s, efficiency
 from games.engine.sweep import Cell
 from games.models import Game, GameStatus, Player, PlayerStatus
 from games.moves.step import board_of, sweep_of
+from games.ratings.services import changes_of
 from games.timefmt import iso
 
 
@@ -50,6 +51,7 @@ def results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
     ]
     by_id = {p.id: p for p in players}
     bbbv = game.bbbv
+    changes = changes_of(game) if game.rated else {}
     rows = []
     for position, standing in rank(standings):
         p = by_id[standing.player_id]
@@ -67,6 +69,8 @@ def results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
                 "efficiency": efficiency(bbbv, p.clicks) if won and bbbv is not None else None,
             }
         )
+        if game.rated:
+            rows[-1].update(changes.get(p.id, {"rating_before": None, "rating_after": None}))
     return rows
 
 
@@ -94,6 +98,7 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
         "max_players": game.max_players,
         "ranked": game.ranked,
         "no_guess": game.no_guess,
+        "rated": game.rated,
         "status": game.status,
         "seed_commitment": game.seed_commitment,
         "page": f"/games/{game.id}/",

@@ -12,6 +12,7 @@ urlpatterns = [
     re_path(rf"^games/{GAME_ID}/moves/$", api.game_moves),
     re_path(rf"^games/{GAME_ID}/analysis/$", api.game_analysis),
     re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", api.leaderboard),
+    re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", api.ratings),
     re_path(r"^players/(?P<name>.{1,64})/$", api.player),
     re_path(r"^(?P<rest>.*)$", api.not_routed),
 ]

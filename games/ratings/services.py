@@ -1,0 +1,66 @@
+"""Rating a finished rated race, in the transaction that finishes it.
+
+Every account's rating for the race's preset and variant is updated from the race's ranking
+(ties share a rank) with OpenSkill's Plackett-Luce model; a guest takes part at the default
+rating and keeps nothing. The change is written per player, so game_over, the results page and
+the player's history all read the same numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from games.models import Game, Player
+from games.ratings.models import Rating, RatingChange
+from games.ratings.scale import display
+
+MODEL = PlackettLuce()
+
+
+def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> None:
+    """Update the ratings of a rated race's accounts; `ranks` is the ranking by player id."""
+    variant = game.variant
+    rows: dict[str, Rating | None] = {}
+    for player in players:
+        if player.user_id is None:
+            rows[player.id] = None
+            continue
+        row, _ = Rating.objects.select_for_update().get_or_create(
+            user_id=player.user_id,
+            preset=game.preset,
+            variant=variant,
+            defaults={
+                "mu": MODEL.mu,
+                "sigma": MODEL.sigma,
+                "display": display(MODEL.mu, MODEL.sigma),
+            },
+        )
+        rows[player.id] = row
+    teams = [
+        [MODEL.rating(mu=row.mu, sigma=row.sigma) if row else MODEL.rating()]
+        for row in (rows[p.id] for p in players)
+    ]
+    rated = MODEL.rate(teams, ranks=[ranks[p.id] for p in players])
+    for player, [new] in zip(players, rated, strict=True):
+        row = rows[player.id]
+        before = after = None
+        if row is not None:
+            before = row.display
+            row.mu, row.sigma = new.mu, new.sigma
+            row.display = after = display(new.mu, new.sigma)
+            row.games += 1
+            row.save(update_fields=["mu", "sigma", "display", "games", "updated_at"])
+        RatingChange.objects.create(
+            game=game, player=player, user_id=player.user_id, preset=game.preset,
+            variant=variant, before=before, after=after,
+        )  # fmt: skip
+
+
+def changes_of(game: Game) -> dict[str, dict[str, Any]]:
+    """Per player id of a rated race: rating_before and rating_after (null for guests)."""
+    return {
+        c.player_id: {"rating_before": c.before, "rating_after": c.after}
+        for c in RatingChange.objects.filter(game=game)
+    }

@@ -1,0 +1,123 @@
+"""Ratings from rated races (PROTOCOL.md 5): OpenSkill Plackett-Luce per account, preset and
+variant, changed in the transaction that ends the race, shown in game_over and the tables."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from games import services
+from games.engine import Reveal
+from games.models import Game
+from games.moves.step import board_of
+from games.ratings.models import Rating
+from games.ratings.scale import display
+from games.serializers import game_public
+from games.validation import game_spec
+
+pytestmark = pytest.mark.django_db
+
+
+def rated_race(names_and_users, no_guess=False) -> tuple[Game, list]:
+    game = services.game_create(
+        spec=game_spec({"mode": "race", "preset": "beginner", "no_guess": no_guess})
+    )
+    Game.objects.filter(pk=game.pk).update(rated=True)
+    players = [
+        services.player_join(game_id=game.id, name=name, user=user).player
+        for name, user in names_and_users
+    ]
+    for p in players:
+        services.player_ready(player_id=p.id)
+    Game.objects.filter(pk=game.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    services.game_tick(game_id=game.id)
+    game.refresh_from_db()
+    return game, players
+
+
+def win(game: Game, player) -> None:
+    board = board_of(game)
+    for index in range(board.size):
+        if not board.is_mine(index):
+            outcome = services.move_apply(player_id=player.id, move=Reveal(*board.xy(index)))
+            if outcome.cells["status"] == "won":
+                return
+
+
+def accounts(*names):
+    return [get_user_model().objects.create_user(username=n, password="pw-12345678") for n in names]
+
+
+def test_a_rated_race_moves_its_accounts_ratings_and_game_over_shows_it(client):
+    ada, bob = accounts("ada", "bob")
+    game, (p_ada, p_bob, p_guest) = rated_race([("ada", ada), ("bob", bob), ("gus", None)])
+    win(game, p_ada)
+    services.player_resign(player_id=p_guest.id)
+    events = services.player_resign(player_id=p_bob.id)
+    game_over = next(e for e in events if e.kind == "game_over")
+    rows = {r["name"]: r for r in game_over.payload["results"]}
+    assert [rows[n]["rank"] for n in ("ada", "bob", "gus")] == [1, 2, 3]  # ties by join order
+
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[1, 2, 3])
+    for name, [new] in zip(("ada", "bob"), expected[:2], strict=True):
+        row = Rating.objects.get(user__username=name, preset="beginner", variant="classic")
+        assert (row.mu, row.sigma, row.games) == (
+            pytest.approx(new.mu),
+            pytest.approx(new.sigma),
+            1,
+        )
+        assert rows[name]["rating_before"] == 1000
+        assert rows[name]["rating_after"] == display(new.mu, new.sigma) == row.display
+    assert rows["ada"]["rating_after"] > rows["bob"]["rating_after"]
+    assert (rows["gus"]["rating_before"], rows["gus"]["rating_after"]) == (None, None)
+    assert not Rating.objects.filter(user=None).exists()
+
+    game.refresh_from_db()
+    state = game_public(game, list(game.players.order_by("joined_at")))
+    assert state["rated"] is True and state["results"] == game_over.payload["results"]
+
+    table = client.get("/api/ratings/beginner/").json()
+    assert (table["preset"], table["variant"]) == ("beginner", "classic")
+    assert [(e["rank"], e["name"], e["games"], e["provisional"]) for e in table["entries"]] == [
+        (1, "ada", 1, True),
+        (2, "bob", 1, True),
+    ]
+    assert client.get("/api/ratings/beginner/?variant=no_guess").json()["entries"] == []
+    page = client.get("/api/players/ada/").json()
+    (current,) = page["ratings"]
+    assert current["rating"] == rows["ada"]["rating_after"]
+    assert current["history"] == [
+        {"game": game.id, "at": current["history"][0]["at"], "rating": current["rating"]}
+    ]
+
+
+def test_variants_are_rated_apart_and_unrated_races_change_nothing(client):
+    (ada, bob) = accounts("ada", "bob")
+    game, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)], no_guess=True)
+    win(game, p_ada)
+    services.player_resign(player_id=p_bob.id)
+    assert Rating.objects.get(user=ada, variant="no_guess").games == 1
+    assert not Rating.objects.filter(variant="classic").exists()
+
+    plain = services.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
+    players = [services.player_join(game_id=plain.id, name=n, user=u).player
+               for n, u in (("ada", ada), ("bob", bob))]  # fmt: skip
+    for p in players:
+        services.player_ready(player_id=p.id)
+    Game.objects.filter(pk=plain.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    services.game_tick(game_id=plain.id)
+    events = []
+    for p in players:
+        events += services.player_resign(player_id=p.id)
+    game_over = next(e for e in events if e.kind == "game_over")
+    assert "rating_after" not in game_over.payload["results"][0]
+    assert Rating.objects.get(user=ada, variant="no_guess").games == 1
+
+
+def test_ratings_errors(client):
+    assert client.get("/api/ratings/huge/").status_code == 404
+    response = client.get("/api/ratings/expert/?variant=lucky")
+    assert response.status_code == 400 and response.json()["error"]["field"] == "variant"
