@@ -1,5 +1,6 @@
 // The lobby's race section: the races waiting for players (asked for again every 3 s while the
-// page is visible), the form that creates one, and a box to watch any race by link or id.
+// page is visible), the form that creates one (a no-guess board when the lobby's "No guessing"
+// toggle is on and the board is a preset), and a box to watch any race by link or id.
 import { ApiError, openRaces, startGame } from "./api.js";
 import { describeSize, presetName } from "./format.js";
 
@@ -12,6 +13,8 @@ const listError = document.getElementById("open-races-error");
 const form = document.getElementById("race-form");
 const formError = document.getElementById("race-error");
 const custom = document.getElementById("race-custom");
+const noGuess = document.getElementById("no-guess");
+const noGuessNote = document.getElementById("race-no-guess-note");
 const watchForm = document.getElementById("watch-form");
 
 function showError(element, message) {
@@ -24,8 +27,9 @@ function showError(element, message) {
 function raceItem(game) {
   const item = document.createElement("li");
   item.dataset.game = game.id;
-  item.innerHTML = `<div class="race-item-text"><span class="race-size"><b></b> <span></span></span>
-    <span class="race-players"></span></div>
+  item.innerHTML = `<div class="race-item-text"><span class="race-size"><b></b>
+    <span class="race-dims"></span></span><span class="race-meta"><span class="tag tag-no-guess"
+    hidden>No guessing</span><span class="race-players"></span></span></div>
     <a class="primary join">Join</a><a class="secondary watch">Watch</a>`;
   const page = game.page || `/games/${game.id}/`;
   item.querySelector(".join").href = page;
@@ -35,9 +39,10 @@ function raceItem(game) {
 
 function fillRaceItem(item, game) {
   const names = game.players.map((player) => player.name).join(", ");
-  const size = item.querySelector(".race-size");
-  size.firstChild.textContent = presetName(game);
-  size.lastChild.textContent =
+  item.dataset.noGuess = game.no_guess ? "1" : "0";
+  item.querySelector(".race-size b").textContent = presetName(game);
+  item.querySelector(".race-meta .tag-no-guess").hidden = !game.no_guess;
+  item.querySelector(".race-dims").textContent =
     `${game.width}×${game.height} · ${game.mines} mines${game.ranked ? "" : " · unranked"}`;
   const players = item.querySelector(".race-players");
   players.textContent = `${game.players.length}/${game.max_players} players`;
@@ -45,7 +50,8 @@ function fillRaceItem(item, game) {
   if (names) players.textContent += ` · ${names}`;
   item.querySelector(".join").setAttribute(
     "aria-label",
-    `Join the race ${describeSize(game)}${names ? ` with ${names}` : ""}`,
+    `Join the race ${describeSize(game)}${game.no_guess ? ", no guessing" : ""}` +
+      `${names ? ` with ${names}` : ""}`,
   );
 }
 
@@ -103,9 +109,18 @@ function showFormError(error) {
   showError(formError, error.message);
 }
 
-form.elements.preset.addEventListener("change", () => {
-  custom.hidden = form.elements.preset.value !== "custom";
-});
+/** The form's custom fields, and a line saying whether the race will be a no-guess board. */
+function showBoardChoice() {
+  const isCustom = form.elements.preset.value === "custom";
+  custom.hidden = !isCustom;
+  noGuessNote.hidden = !noGuess.checked;
+  noGuessNote.textContent = isCustom
+    ? "No guessing is for the preset boards only: a custom race is a classic board."
+    : "No guessing is on: every cell of this race's board can be deduced.";
+}
+
+form.elements.preset.addEventListener("change", showBoardChoice);
+noGuess.addEventListener("change", showBoardChoice);
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -118,6 +133,7 @@ form.addEventListener("submit", async (event) => {
     body.mines = integerOrRaw(elements.mines.value);
   } else {
     body.preset = elements.preset.value;
+    if (noGuess.checked) body.no_guess = true;
   }
   const maxPlayers = integerOrRaw(elements.max_players.value);
   if (maxPlayers !== null) body.max_players = maxPlayers;
@@ -147,7 +163,8 @@ watchForm.addEventListener("submit", (event) => {
 
 window.addEventListener("pageshow", () => {
   form.querySelector("[type=submit]").disabled = false;
-  custom.hidden = form.elements.preset.value !== "custom";
+  showBoardChoice();
 });
 
+showBoardChoice();
 refresh();

@@ -1,10 +1,12 @@
-// The lobby page: a nickname, the races (lobby-races.js), the three presets and a custom board
+// The lobby page: a nickname, the "No guessing" toggle (remembered; it applies to the preset
+// buttons and to creating races), the races (lobby-races.js), the presets and a custom board
 // form.
 import { startGame } from "./api.js";
 import "./lobby-races.js";
-import { getNickname, isValidName, setNickname } from "./storage.js";
+import { getNickname, getNoGuess, isValidName, setNickname, setNoGuess } from "./storage.js";
 
 const nickname = document.getElementById("nickname");
+const noGuess = document.getElementById("no-guess");
 const lobbyError = document.getElementById("lobby-error");
 const form = document.getElementById("custom-form");
 const customError = document.getElementById("custom-error");
@@ -17,6 +19,25 @@ nickname.addEventListener("input", () => setNickname(nickname.value));
 nickname.addEventListener("change", () => {
   if (!isValidName(nickname.value)) nickname.value = getNickname();
 });
+
+/** Show on each preset button whether it starts a no-guess board. */
+function showNoGuess() {
+  for (const button of presetButtons) {
+    button.querySelector(".tag-no-guess").hidden = !noGuess.checked;
+  }
+}
+
+noGuess.addEventListener("change", () => {
+  setNoGuess(noGuess.checked);
+  showNoGuess();
+});
+
+/** Take the remembered choice (the race form's note follows the change event too). */
+function syncNoGuess() {
+  noGuess.checked = getNoGuess();
+  noGuess.dispatchEvent(new Event("change"));
+}
+syncNoGuess();
 
 function setBusy(busy) {
   for (const button of buttons) button.disabled = busy;
@@ -56,9 +77,9 @@ async function create(body, onError) {
 for (const button of presetButtons) {
   button.addEventListener("click", () => {
     showError(lobbyError, "");
-    create({ mode: "solo", preset: button.dataset.preset }, (error) =>
-      showError(lobbyError, error.message),
-    );
+    const body = { mode: "solo", preset: button.dataset.preset };
+    if (noGuess.checked) body.no_guess = true;
+    create(body, (error) => showError(lobbyError, error.message));
   });
 }
 
@@ -86,5 +107,9 @@ form.addEventListener("submit", (event) => {
 // Open the custom form when coming back to it with a pending error or by link (#custom).
 if (window.location.hash === "#custom") customBox.open = true;
 
-// Coming back with the browser's back button: the page may be restored from the cache busy.
-window.addEventListener("pageshow", () => setBusy(false));
+// Coming back with the browser's back button: the page may be restored from the cache busy,
+// and the toggle may have changed in another tab since.
+window.addEventListener("pageshow", () => {
+  setBusy(false);
+  syncNoGuess();
+});

@@ -1,4 +1,5 @@
-// What the browser remembers between pages: the nickname and one resume token per game.
+// What the browser remembers between pages: the nickname, the "No guessing" choice and one
+// resume token per game.
 // localStorage can be unavailable (private modes, disabled storage): fall back to memory.
 
 const memory = new Map();
@@ -22,6 +23,7 @@ function write(key, value) {
 }
 
 const NICKNAME_KEY = "minerace.nickname";
+const NO_GUESS_KEY = "minerace.no_guess";
 const tokenKey = (gameId) => `minerace.token.${gameId}`;
 
 export const NAME_MAX_LENGTH = 24;
@@ -55,4 +57,13 @@ export function getToken(gameId) {
 
 export function setToken(gameId, token) {
   write(tokenKey(gameId), token || null);
+}
+
+/** Whether new preset games should be no-guess boards (the lobby's toggle); off by default. */
+export function getNoGuess() {
+  return read(NO_GUESS_KEY) === "1";
+}
+
+export function setNoGuess(on) {
+  write(NO_GUESS_KEY, on ? "1" : null);
 }
