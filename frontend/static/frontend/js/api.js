@@ -66,12 +66,13 @@ export async function openRaces() {
 
 /**
  * The creation body that repeats a game's settings: same preset or size (and a race's
- * player limit), never its seed.
+ * player limit, and a no-guess board), never its seed.
  */
 export function sameSettings(game) {
   const body = { mode: game.mode || "solo" };
   if (game.preset) body.preset = game.preset;
   else Object.assign(body, { width: game.width, height: game.height, mines: game.mines });
+  if (game.preset && game.no_guess) body.no_guess = true;
   if (body.mode === "race" && game.max_players) body.max_players = game.max_players;
   return body;
 }
@@ -83,9 +84,9 @@ export async function startGame(body) {
   return game;
 }
 
-/** GET /api/leaderboards/<preset>/?period=&ranking= */
-export function getLeaderboard(preset, period, ranking) {
-  const query = new URLSearchParams({ period, ranking });
+/** GET /api/leaderboards/<preset>/?period=&ranking=&variant= (classic or no_guess) */
+export function getLeaderboard(preset, period, ranking, variant = "classic") {
+  const query = new URLSearchParams({ period, ranking, variant });
   return request("GET", `/api/leaderboards/${encodeURIComponent(preset)}/?${query}`);
 }
 
@@ -98,4 +99,12 @@ export function getPlayer(name) {
 export async function getMoves(gameId) {
   const answer = await request("GET", `/api/games/${encodeURIComponent(gameId)}/moves/`);
   return answer.moves ?? [];
+}
+
+/**
+ * GET /api/games/<id>/analysis/: every player's forced guesses and fatal click (409
+ * not_finished before the end).
+ */
+export function getAnalysis(gameId) {
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}/analysis/`);
 }

@@ -1,7 +1,8 @@
 // The board's DOM: one element per cell, built once per `welcome`, then only changed cells are
 // touched. Each cell carries data-x, data-y and data-state (the stable contract the browser
 // tests read): hidden, flag, 0..8, mine, exploded, wrongflag. A race's start cell carries
-// data-start="1" until it is revealed. Several views may share a page: nothing here uses ids.
+// data-start="1" until it is revealed; a cell the loss analysis found safe for certain (a
+// mistake's) carries the class safe-hint. Several views may share a page: nothing here uses ids.
 
 const MIN_CELL_PX = 20;
 // Expert (30x16) gets 28-32 px on a 1366x768 laptop, with room for the results beside it;
@@ -41,6 +42,7 @@ export class BoardView {
     this.autoFit = autoFit;
     this.beside = beside;
     this.start = null;
+    this.safeHint = null;
     this.width = 0;
     this.height = 0;
     this.cells = [];
@@ -78,6 +80,7 @@ export class BoardView {
     this.cells = cells;
     this.pressed = null;
     this.start = null;
+    this.safeHint = null;
     this.element.style.setProperty("--cols", width);
     this.element.setAttribute("aria-label", `Minefield, ${width} by ${height}`);
     this.element.replaceChildren(fragment);
@@ -116,6 +119,35 @@ export class BoardView {
     const { state } = cell.dataset;
     this.start = cell;
     if (state === "hidden" || state === "flag") cell.dataset.start = "1";
+  }
+
+  /** Outline the cell [x, y] that was safe for certain when a mistake was made (null: none). */
+  markSafe(position) {
+    if (this.safeHint) {
+      this.safeHint.classList.remove("safe-hint");
+      this.safeHint.removeAttribute("title");
+    }
+    this.safeHint = null;
+    if (!position || !this.has(position[0], position[1])) return;
+    this.safeHint = this.cellElement(position[0], position[1]);
+    this.safeHint.classList.add("safe-hint");
+    this.safeHint.title = "Safe for certain when the mine was clicked";
+    this.scrollToCell(this.safeHint);
+  }
+
+  /**
+   * Bring a cell into the board's own frame (a board larger than its frame scrolls), leaving
+   * the page where it is.
+   */
+  scrollToCell(cell) {
+    const frame = this.scroller.getBoundingClientRect();
+    const box = cell.getBoundingClientRect();
+    if (box.top < frame.top || box.bottom > frame.bottom) {
+      this.scroller.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+    }
+    if (box.left < frame.left || box.right > frame.right) {
+      this.scroller.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
+    }
   }
 
   /** Cells of `px` pixels, for boards laid out by their owner (autoFit off). */

@@ -1,5 +1,5 @@
-// The page's status lines: the connection and spectator pills in the header and the passing
-// message.
+// The page's status lines: the connection and spectator pills and the "No guessing" badge in
+// the header, and the passing message.
 
 const connection = document.getElementById("connection");
 const messageElement = document.getElementById("message");
@@ -33,4 +33,9 @@ export function showSpectatorCount(count) {
   element.firstChild.textContent = count;
   element.title = `${count} watching`;
   element.hidden = false;
+}
+
+/** The header's "No guessing" badge, shown for a no-guess board (the welcome's game state). */
+export function showNoGuessBadge(game) {
+  document.getElementById("no-guess-badge").hidden = !game?.no_guess;
 }

@@ -1,6 +1,7 @@
 // The race page: waiting room, countdown, race and results, for a racer (its own board with
 // full controls, beside every racer's progress: counts only, never their cells) or for a
 // spectator (every board, held back a few seconds by the server while the race runs).
+import { fetchAnalysis, reviewOf } from "./analysis.js";
 import { ApiError, sameSettings, startGame } from "./api.js";
 import { attachBoardInput } from "./board-input.js";
 import { BoardView, describeState, stateOfWire } from "./board-view.js";
@@ -9,6 +10,7 @@ import { Hud } from "./hud.js";
 import {
   setConnection,
   showMessage,
+  showNoGuessBadge,
   showSocketStatus,
   showSpectatorCount,
 } from "./page-status.js";
@@ -43,6 +45,7 @@ let session = null;
 let countdown = null;
 let clocks = null;
 let welcomed = false;
+let analysis = null; // the promise of the race's analysis, asked for once it is over
 
 // ---- drawing the state -----------------------------------------------------------------------
 
@@ -97,6 +100,24 @@ function showEnd() {
   else view.showMines(game.mine_cells ?? [], race.me()?.status === "won");
   results.show(race);
   clocks.sync(race);
+  showAnalysis();
+}
+
+/** Every racer's analysis in the results; a mistake's safe cell on the board it was made on. */
+async function showAnalysis() {
+  analysis ??= fetchAnalysis(race.game.id);
+  const answer = await analysis;
+  if (!answer) analysis = null; // asked again at the next welcome
+  results.showAnalysis(race, answer);
+  const safeCell = (id) => {
+    const fatal = reviewOf(answer, id)?.fatal;
+    return fatal?.kind === "mistake" ? fatal.safe_cell : null;
+  };
+  if (spectating()) {
+    for (const player of race.players) spectated.markSafe(player.id, safeCell(player.id));
+  } else {
+    view.markSafe(safeCell(race.you));
+  }
 }
 
 // ---- server messages -------------------------------------------------------------------------
@@ -107,6 +128,7 @@ const handlers = {
     if (spectating()) race.countFrom(message.boards);
     const { game } = race;
     $("game-info").textContent = describeGame(game);
+    showNoGuessBadge(game);
     document.title = `Minerace — ${describeGame(game)}`;
     lobby.setLinks(game.page ?? window.location.pathname);
     showSpectatorCount(game.spectators ?? 0);

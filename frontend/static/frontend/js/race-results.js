@@ -1,6 +1,16 @@
-// The end of a race: the ranking from `game_over` as a table (this browser's row marked), and
-// the seed with a check anyone can repeat: its SHA-256 must equal the seed_commitment the
-// server published before the race, so the board was fixed before anyone played.
+// The end of a race: the ranking from `game_over` as a table (this browser's row marked), each
+// racer's analysis once it has come (forced guesses, the fatal click; in words for this
+// browser's racer), and the seed with a check anyone can repeat: its SHA-256 must equal the
+// seed_commitment the server published before the race, so the board was fixed before anyone
+// played.
+import {
+  chanceText,
+  fatalSentence,
+  guessesSentence,
+  kindLabel,
+  reviewOf,
+  shortOdds,
+} from "./analysis.js";
 import { describeSize, fixed, percent, seconds } from "./format.js";
 
 const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish" };
@@ -17,6 +27,51 @@ function cell(row, text, className = "") {
   td.textContent = text;
   if (className) td.className = className;
   row.append(td);
+  return td;
+}
+
+function line(className, text, title) {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  element.title = title;
+  return element;
+}
+
+/** "no forced guess", "2 forced guesses, 1 survived": a racer's guesses in a table cell. */
+function guessCount(review) {
+  const faced = review.forced_guesses;
+  if (faced === 0) return "no forced guess";
+  return `${faced} forced guess${faced === 1 ? "" : "es"}, ${review.survived_guesses} survived`;
+}
+
+/**
+ * A racer's analysis, compactly: the fatal click's kind and odds ("Mistake · 1/3 chance of a
+ * mine", or "20%" where the odds are long), then the forced guesses; the full sentences are
+ * the titles. undefined: still coming.
+ */
+function fillAnalysis(td, review, { own, name }) {
+  if (review === undefined) {
+    td.textContent = "…";
+    td.dataset.state = "loading";
+    return;
+  }
+  td.dataset.state = review ? "ready" : "missing";
+  if (!review) {
+    td.textContent = "–";
+    return;
+  }
+  const parts = [];
+  const { fatal } = review;
+  if (fatal) {
+    const chance = shortOdds(fatal) ?? chanceText(fatal);
+    const text = `${kindLabel(fatal)}${chance ? ` · ${chance} chance of a mine` : ""}`;
+    const kind = line("fatal-kind", text, fatalSentence(fatal, { own, name }));
+    kind.dataset.kind = fatal.kind;
+    parts.push(kind);
+  }
+  parts.push(line("guess-count", guessCount(review), guessesSentence(review)));
+  td.replaceChildren(...parts);
 }
 
 export class RaceResults {
@@ -24,6 +79,7 @@ export class RaceResults {
   constructor(root, { newRace }) {
     this.root = root;
     this.body = root.querySelector("#results-table tbody");
+    this.analysis = undefined; // the game's analysis once it has come (null: not to be had)
     root.querySelector("#new-race").addEventListener("click", () => newRace());
   }
 
@@ -47,17 +103,47 @@ export class RaceResults {
       cell(row, fixed(result.bbbv_per_s, 2), "num");
       cell(row, percent(result.efficiency), "num");
       cell(row, String(result.clicks ?? "–"), "num");
+      cell(row, "", "analysis");
       return row;
     });
     this.body.replaceChildren(...rows);
+    this.fillAnalyses(race);
     this.root.querySelector("#results-title").textContent = this.title(race, results);
     const bbbv = results[0]?.bbbv;
+    const noGuess = game.no_guess ? " · No guessing" : "";
     this.root.querySelector("#results-board").textContent =
-      `${describeSize(game)}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
+      `${describeSize(game)}${noGuess}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
     this.showSeed(game);
     const wasHidden = this.root.hidden;
     this.root.hidden = false;
     if (wasHidden) this.root.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The game's analysis has come (null: it could not be had). */
+  showAnalysis(race, analysis) {
+    this.analysis = analysis;
+    this.fillAnalyses(race);
+  }
+
+  fillAnalyses(race) {
+    const analysis = this.analysis;
+    for (const row of this.body.rows) {
+      const id = row.dataset.player;
+      const review = analysis === undefined ? undefined : reviewOf(analysis, id);
+      const own = race.role === "player" && id === race.you;
+      const name = row.querySelector("td.name").textContent;
+      fillAnalysis(row.querySelector("td.analysis"), review, { own, name });
+    }
+    // This browser's racer, in words.
+    const box = this.root.querySelector("#race-analysis");
+    const mine = race.role === "player" ? reviewOf(analysis, race.you) : null;
+    box.hidden = !mine;
+    if (!mine) return;
+    const fatal = this.root.querySelector("#race-analysis-fatal");
+    fatal.hidden = !mine.fatal;
+    fatal.dataset.kind = mine.fatal?.kind ?? "";
+    fatal.textContent = mine.fatal ? fatalSentence(mine.fatal) : "";
+    this.root.querySelector("#race-analysis-guesses").textContent = guessesSentence(mine);
   }
 
   title(race, results) {

@@ -91,6 +91,11 @@ export class SpectatorBoards {
     for (const { view } of this.boards.values()) view.markStart(x, y);
   }
 
+  /** Outline the cell a racer's mistake passed over (null: none). */
+  markSafe(playerId, position) {
+    this.boards.get(playerId)?.view.markSafe(position);
+  }
+
   /** The end: every board shows the mines (flagged for a winner), wrong flags crossed. */
   showMines(race) {
     const mines = race.game.mine_cells ?? [];

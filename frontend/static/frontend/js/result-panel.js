@@ -1,4 +1,6 @@
-// The panel shown at the end of a game: outcome and the statistics of one player's result.
+// The panel shown at the end of a game: outcome and the statistics of one player's result,
+// then the analysis of that player's game (analysis.js) once it has come.
+import { fatalSentence, guessesSentence } from "./analysis.js";
 
 const TITLES = {
   won: { you: "You won!", other: (name) => `${name} won` },
@@ -19,6 +21,38 @@ export class ResultPanel {
   hide() {
     this.element.hidden = true;
     delete this.element.dataset.outcome;
+    this.field("result-analysis").hidden = true;
+  }
+
+  /** While the analysis is on its way. */
+  analysisPending() {
+    const box = this.field("result-analysis");
+    box.dataset.state = "loading";
+    this.field("result-fatal").hidden = true;
+    this.field("result-guesses").textContent = "Analysing the game…";
+    box.hidden = false;
+  }
+
+  /**
+   * review: one player's entry of the analysis (null when it could not be had); own: whether
+   * it is this browser's player's, name: the player's name otherwise.
+   */
+  showAnalysis(review, { own, name }) {
+    const box = this.field("result-analysis");
+    const fatal = this.field("result-fatal");
+    const guesses = this.field("result-guesses");
+    if (!review) {
+      box.dataset.state = "missing";
+      fatal.hidden = true;
+      guesses.textContent = "The analysis of this game is not available.";
+      return;
+    }
+    box.dataset.state = "ready";
+    fatal.hidden = !review.fatal;
+    fatal.dataset.kind = review.fatal?.kind ?? "";
+    fatal.textContent = review.fatal ? fatalSentence(review.fatal, { own, name }) : "";
+    guesses.textContent = guessesSentence(review);
+    box.hidden = false;
   }
 
   /** result: one row of game_over.results; own: whether it is this browser's player's. */

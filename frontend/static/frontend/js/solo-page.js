@@ -1,13 +1,19 @@
 // The solo game page: one player's board, drawn only from what the server sends. The server
 // speaks of one board per player id (`boards` in `welcome`, `player` in `cells`); this page
 // draws the "focus" player's: this browser's own, or the player's when spectating.
+import { fetchAnalysis, reviewOf } from "./analysis.js";
 import { ApiError, sameSettings, startGame } from "./api.js";
 import { attachBoardInput } from "./board-input.js";
 import { BoardView, describeState, stateOfWire } from "./board-view.js";
 import { GameTimer } from "./clock.js";
 import { describeGame } from "./format.js";
 import { Hud } from "./hud.js";
-import { setConnection, showMessage, showSocketStatus } from "./page-status.js";
+import {
+  setConnection,
+  showMessage,
+  showNoGuessBadge,
+  showSocketStatus,
+} from "./page-status.js";
 import { ResultPanel } from "./result-panel.js";
 import { GameSession } from "./session.js";
 
@@ -23,6 +29,7 @@ const gameInfo = document.getElementById("game-info");
 const cursorInfo = document.getElementById("cursor-info");
 let session = null;
 let timer = null;
+let analysis = null; // the promise of the game's analysis, asked for once it is over
 
 const state = {
   game: null, // public state, kept current from the events
@@ -96,6 +103,20 @@ function showGameOver({ results, seed, mine_cells: mineCells }) {
   updateMinesLeft();
   if (won && result.time_ms !== null) timer.stop(result.time_ms);
   else if (timer.isRunning()) timer.stop();
+  if (result) showAnalysis(result);
+}
+
+/** The analysis of the shown result's player, and a mistake's safe cell on the board. */
+async function showAnalysis(result) {
+  const own = state.role === "player" && result.player === state.you;
+  analysis ??= fetchAnalysis(state.game.id);
+  resultPanel.analysisPending();
+  const answer = await analysis;
+  if (!answer) analysis = null; // asked again at the next welcome
+  const review = reviewOf(answer, result.player);
+  resultPanel.showAnalysis(review, { own, name: result.name });
+  const fatal = review?.fatal;
+  view.markSafe(fatal?.kind === "mistake" ? fatal.safe_cell : null);
 }
 
 // ---- server messages -------------------------------------------------------------------------
@@ -111,6 +132,7 @@ const handlers = {
     view.build(game.width, game.height);
     applyCells(message.boards?.[state.focus] ?? []);
     gameInfo.textContent = describeGame(game);
+    showNoGuessBadge(game);
     document.title = `Minerace — ${describeGame(game)}`;
     setConnection(...connectionText());
     syncTimer();
