@@ -1,5 +1,6 @@
-// The leaderboards page: one table per preset, period and ranking. The choice lives in the
-// query string (?preset=expert&period=week&ranking=time), so a view can be shared or bookmarked.
+// The leaderboards page: one table per preset, kind of board (classic or no-guess), period and
+// ranking. The choice lives in the query string (?preset=expert&period=week&ranking=time, plus
+// &variant=no_guess for no-guess boards), so a view can be shared or bookmarked.
 import {
   accountBadge,
   fixed,
@@ -15,7 +16,7 @@ import { getLeaderboard } from "./api.js";
 
 const PERIOD_LABELS = { all: "all time", week: "this week", day: "today" };
 const RANKING_LABELS = { time: "by time", bbbv_per_s: "by 3BV/s" };
-const DEFAULTS = { preset: "beginner", period: "all", ranking: "time" };
+const DEFAULTS = { preset: "beginner", variant: "classic", period: "all", ranking: "time" };
 
 const table = document.getElementById("leaderboard-table");
 const body = table.querySelector("tbody");
@@ -25,6 +26,7 @@ const emptyText = document.getElementById("leaderboard-empty-text");
 const caption = document.getElementById("leaderboard-caption");
 const tabs = {
   preset: [...document.querySelectorAll("[data-preset]")],
+  variant: [...document.querySelectorAll("[data-variant]")],
   period: [...document.querySelectorAll("[data-period]")],
   ranking: [...document.querySelectorAll("[data-ranking]")],
 };
@@ -44,8 +46,17 @@ function choiceFromUrl() {
   return choice;
 }
 
+/** The query of a choice; classic boards, the default, leave `variant` out (older links). */
 function urlOf(choice) {
-  return `?${new URLSearchParams(choice)}`;
+  const query = new URLSearchParams(choice);
+  if (choice.variant === DEFAULTS.variant) query.delete("variant");
+  return `?${query}`;
+}
+
+/** "Beginner" or "Beginner, no guessing". */
+function boardLabel(choice) {
+  const preset = presetLabel(choice.preset);
+  return choice.variant === "no_guess" ? `${preset}, no guessing` : preset;
 }
 
 function showTabs(choice) {
@@ -61,7 +72,7 @@ function showTabs(choice) {
   for (const header of table.querySelectorAll("th[data-column]")) {
     header.classList.toggle("sorted", header.dataset.column === choice.ranking);
   }
-  const title = `${presetLabel(choice.preset)}, ${PERIOD_LABELS[choice.period]}, ${RANKING_LABELS[choice.ranking]}`;
+  const title = `${boardLabel(choice)}, ${PERIOD_LABELS[choice.period]}, ${RANKING_LABELS[choice.ranking]}`;
   caption.textContent = title;
   document.title = `Minerace — leaderboards: ${title}`;
 }
@@ -89,12 +100,14 @@ function row(entry, ranking) {
 
 function showEntries(choice, entries) {
   body.replaceChildren(...entries.map((entry) => row(entry, choice.ranking)));
+  table.dataset.loadedVariant = choice.variant;
   table.hidden = entries.length === 0;
   empty.hidden = entries.length > 0;
   if (entries.length === 0) {
+    const board = choice.variant === "no_guess" ? " no-guess boards" : "";
     emptyText.textContent =
-      `No ranked wins on ${presetLabel(choice.preset)} ${PERIOD_LABELS[choice.period]} yet. ` +
-      "Win one and your name is here.";
+      `No ranked wins on ${presetLabel(choice.preset)}${board} ${PERIOD_LABELS[choice.period]} ` +
+      "yet. Win one and your name is here.";
   }
   status.textContent = "";
   status.hidden = true;
@@ -107,7 +120,8 @@ async function load(choice) {
   status.textContent = "Loading…";
   table.setAttribute("aria-busy", "true");
   try {
-    const answer = await getLeaderboard(choice.preset, choice.period, choice.ranking);
+    const { preset, period, ranking, variant } = choice;
+    const answer = await getLeaderboard(preset, period, ranking, variant);
     if (request !== loading) return;
     showEntries(choice, answer.entries ?? []);
   } catch (error) {

@@ -1,4 +1,5 @@
-// A player's page: personal bests per preset (time and 3BV/s) and the recent ranked games.
+// A player's page: personal bests per preset (time and 3BV/s), on classic boards and, apart,
+// on no-guess boards (once there is one), and the recent ranked games.
 import {
   DASH,
   PRESET_LABELS,
@@ -20,6 +21,8 @@ const badge = document.getElementById("player-badge");
 const missing = document.getElementById("player-missing");
 const bestsSection = document.getElementById("player-bests");
 const bestCards = document.getElementById("best-cards");
+const noGuessSection = document.getElementById("player-no-guess-bests");
+const noGuessCards = document.getElementById("no-guess-best-cards");
 const recentSection = document.getElementById("player-recent");
 const recentBody = document.querySelector("#recent-table tbody");
 
@@ -54,14 +57,33 @@ function bestLine(kind, entry) {
   return line;
 }
 
-function bestCard(preset, bests) {
+function bestCard(preset, bests, variant) {
   const card = document.createElement("article");
   card.className = "card best-card";
   card.dataset.preset = preset;
+  card.dataset.variant = variant;
   const title = document.createElement("h2");
   title.textContent = presetLabel(preset);
   card.append(title, bestLine("time", bests?.time), bestLine("bbbv_per_s", bests?.bbbv_per_s));
   return card;
+}
+
+function noGuessTag() {
+  const tag = document.createElement("span");
+  tag.className = "tag tag-no-guess";
+  tag.textContent = "No guessing";
+  return tag;
+}
+
+/** The cards of one kind of board ("classic" or "no_guess"): one per preset. */
+function bestCardsOf(bests, variant) {
+  const presets = Object.keys(PRESET_LABELS).filter((preset) => preset in (bests ?? {}));
+  return presets.map((preset) => bestCard(preset, bests[preset], variant));
+}
+
+/** Whether any preset has a best (a win) in these bests. */
+function anyBest(bests) {
+  return Object.values(bests ?? {}).some((kinds) => Object.values(kinds ?? {}).some(Boolean));
 }
 
 function recentRow(entry) {
@@ -71,8 +93,11 @@ function recentRow(entry) {
   const result = document.createElement("span");
   result.className = `result-tag result-${entry.status}`;
   result.textContent = STATUS_LABELS[entry.status] ?? entry.status;
+  const board = [presetLabel(entry.preset)];
+  if (entry.variant === "no_guess") board.push(" ", noGuessTag());
+  tr.dataset.variant = entry.variant ?? "classic";
   tr.append(
-    tableCell(presetLabel(entry.preset), "preset"),
+    tableCell(board, "preset"),
     tableCell(entry.mode === "race" ? "Race" : "Solo", "mode"),
     tableCell(result, "status"),
     tableCell(seconds(entry.time_ms), "num time"),
@@ -92,9 +117,11 @@ function show(player) {
   badge.textContent = mark.textContent;
   badge.title = mark.title;
   badge.hidden = false;
-  const presets = Object.keys(PRESET_LABELS).filter((preset) => preset in player.bests);
-  bestCards.replaceChildren(...presets.map((preset) => bestCard(preset, player.bests[preset])));
+  bestCards.replaceChildren(...bestCardsOf(player.bests, "classic"));
   bestsSection.hidden = false;
+  const noGuess = anyBest(player.no_guess_bests);
+  noGuessCards.replaceChildren(...(noGuess ? bestCardsOf(player.no_guess_bests, "no_guess") : []));
+  noGuessSection.hidden = !noGuess;
   recentBody.replaceChildren(...(player.recent ?? []).map(recentRow));
   recentSection.hidden = (player.recent ?? []).length === 0;
 }
