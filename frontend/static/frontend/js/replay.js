@@ -1,5 +1,14 @@
 // The replay page: every player's board rebuilt in the browser from the published mines and
-// the move log (replay-timeline.js), played back at the moves' own times.
+// the move log (replay-timeline.js), played back at the moves' own times. The game's analysis
+// marks the forced guesses and the fatal clicks on the timeline.
+import {
+  cellName,
+  chanceText,
+  fetchAnalysis,
+  guessesSentence,
+  kindLabel,
+  withArticle,
+} from "./analysis.js";
 import { ApiError, getGame, getMoves } from "./api.js";
 import { BoardView } from "./board-view.js";
 import { STATUS_LABELS, fixed, presetLabel, seconds, timeElement } from "./page-format.js";
@@ -18,6 +27,9 @@ const speedSelect = document.getElementById("speed");
 const boardsElement = document.getElementById("replay-boards");
 const note = document.getElementById("replay-note");
 const check = document.getElementById("replay-check");
+const marksElement = document.getElementById("timeline-marks");
+const legend = document.getElementById("timeline-legend");
+const momentNote = document.getElementById("moment-note");
 
 const FRAME_PX = 28; // a board's frame: padding and bevels around the cells
 const GAP_PX = 18;
@@ -30,6 +42,7 @@ let time = 0;
 let playing = false;
 let lastFrame = null;
 let atEnd = false;
+let mistakes = []; // [{board, moment}]: their safe cell is outlined once the replay passes them
 
 // ---- boards ----------------------------------------------------------------------------------
 
@@ -37,6 +50,7 @@ let atEnd = false;
 function describe(state) {
   const parts = [presetLabel(state.preset), `${state.width}×${state.height}`, `${state.mines} mines`];
   if (state.mode === "race") parts.unshift("Race");
+  if (state.no_guess) parts.push("no guessing");
   if (!state.ranked) parts.push("unranked");
   return parts.join(" · ");
 }
@@ -53,6 +67,7 @@ function buildBoard(track, result) {
       <span class="replay-counts"><span class="clicks"></span> clicks ·
         <span class="revealed"></span></span>
       <span class="replay-result" hidden></span>
+      <span class="replay-analysis" hidden></span>
     </figcaption>
     <div class="minefield"><div class="board-scroll"><div class="board" role="img"></div></div></div>`;
   const name = figure.querySelector(".replay-name");
@@ -81,6 +96,7 @@ function buildBoard(track, result) {
     clicks,
     revealed: figure.querySelector(".revealed"),
     resultElement: figure.querySelector(".replay-result"),
+    analysisElement: figure.querySelector(".replay-analysis"),
     result,
   };
 }
@@ -144,6 +160,9 @@ function seekTo(ms) {
       board.view.showMines(game.mine_cells ?? [], status === "won");
     }
   }
+  for (const { board, moment } of mistakes) {
+    board.view.markSafe(atEnd || time > moment.t_ms ? moment.safe_cell : null);
+  }
   scrubber.value = String(Math.round(time));
   timeOutput.textContent = seconds(time);
   root.dataset.time = String(Math.round(time));
@@ -169,6 +188,79 @@ function verify() {
     : "every result matches the server's.";
   check.className = problems.length ? "check-bad" : "check-good";
   note.hidden = false;
+}
+
+// ---- the analysis on the timeline -------------------------------------------------------------
+
+const GLYPHS = { survived: "?", forced_guess: "✕", mistake: "!" };
+
+/**
+ * "Ada: mistake at 4.210 s, fatal. Column 2, row 7 had a 33% (1/3) chance of a mine; column 3,
+ * row 7 was safe for certain."
+ */
+function describeMoment(moment, name) {
+  const outcome = moment.survived ? "survived" : "fatal";
+  const what = `${name}: ${kindLabel(moment).toLowerCase()} at ${seconds(moment.t_ms)}, ${outcome}.`;
+  const where = cellName(moment.cell);
+  const chance = chanceText(moment);
+  let detail = `${where[0].toUpperCase()}${where.slice(1)}`;
+  detail += chance ? ` had ${withArticle(chance)} chance of a mine` : " was clicked";
+  if (moment.kind === "mistake" && moment.safe_cell) {
+    detail += `; ${cellName(moment.safe_cell)} was safe for certain`;
+  }
+  return `${what} ${detail}.`;
+}
+
+function timelineMark(moment, name) {
+  const mark = document.createElement("button");
+  mark.type = "button";
+  mark.className = "timeline-mark";
+  mark.dataset.kind = moment.kind;
+  mark.dataset.survived = moment.survived ? "1" : "0";
+  mark.dataset.tMs = String(moment.t_ms);
+  mark.textContent = moment.survived ? GLYPHS.survived : GLYPHS[moment.kind];
+  const label = describeMoment(moment, name);
+  mark.title = label;
+  mark.setAttribute("aria-label", label);
+  const at = timeline.duration > 0 ? Math.min(1, moment.t_ms / timeline.duration) : 1;
+  mark.style.setProperty("--at", String(at)); // CSSOM, not a style attribute: CSP allows it
+  // Just after the click: the board shows what it did, and the line under the legend says it.
+  mark.addEventListener("click", () => {
+    seekTo(moment.t_ms + 1);
+    setPlaying(false);
+    for (const other of marksElement.children) other.removeAttribute("aria-current");
+    mark.setAttribute("aria-current", "true");
+    momentNote.textContent = label;
+    momentNote.dataset.kind = moment.kind;
+    momentNote.hidden = false;
+  });
+  return mark;
+}
+
+/** The marks on the timeline, a line under each board, and the legend. */
+function showAnalysis(analysis) {
+  if (!analysis) return;
+  const marks = [];
+  mistakes = [];
+  for (const review of analysis.players ?? []) {
+    const board = boards.get(review.player);
+    for (const moment of review.moments ?? []) {
+      marks.push(timelineMark(moment, review.name));
+      if (board && moment.kind === "mistake" && moment.safe_cell) mistakes.push({ board, moment });
+    }
+    if (!board) continue;
+    const fatal = review.fatal ? ` Fatal click: ${kindLabel(review.fatal).toLowerCase()}.` : "";
+    board.analysisElement.textContent = `${guessesSentence(review)}${fatal}`;
+    board.analysisElement.hidden = false;
+  }
+  marks.sort((a, b) => Number(a.dataset.tMs) - Number(b.dataset.tMs)); // the tab order
+  marksElement.replaceChildren(...marks);
+  marksElement.hidden = marks.length === 0;
+  for (const item of legend.querySelectorAll(".legend-item")) item.hidden = marks.length === 0;
+  legend.querySelector("#timeline-none").hidden = marks.length > 0;
+  legend.hidden = false;
+  root.dataset.analysis = "1";
+  seekTo(time); // outline the safe cells the replay has passed
 }
 
 // ---- playback --------------------------------------------------------------------------------
@@ -257,6 +349,7 @@ async function load() {
   seekTo(0); // a game without moves in time is at its end at once
   setPlaying(false);
   document.body.dataset.ready = "1";
+  showAnalysis(await fetchAnalysis(gameId));
 }
 
 let resizeQueued = false;
