@@ -3,7 +3,9 @@
 Starts its own Daphne on a throwaway database and writes PNGs to /tmp/shots/ (or argv[1]):
 the lobby (also with a form error), a won and a lost expert game and a 100x100 board on a
 1366x768 laptop, and the lobby and an intermediate game (playing, lost) on a 390 px phone;
-then the races (race_shots.py). `... screenshots /tmp/shots race` takes the races only.
+then the races (race_shots.py) and the no-guess boards with the loss analysis
+(no_guess_shots.py). `... screenshots /tmp/shots race` takes the races only, `... no_guess` the
+no-guess pages only.
 """
 
 import json
@@ -15,6 +17,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from games.engine import generate_board
+from tests.browser.no_guess_shots import no_guess_screenshots
 from tests.browser.race_shots import race_screenshots
 from tests.browser.support import (
     CHROMIUM,
@@ -58,9 +61,12 @@ def main(out: Path, only: str | None = None) -> None:
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        if only != "race":
+        if only is None:
             solo_screenshots(browser, base_url, out)
-        race_screenshots(browser, base_url, out)
+        if only in (None, "race"):
+            race_screenshots(browser, base_url, out)
+        if only in (None, "no_guess"):
+            no_guess_screenshots(browser, base_url, out)
         browser.close()
     print(f"screenshots in {out}")
 
