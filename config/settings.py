@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "games.presence",
     "games.ratings",
+    "games.matchmaking",
     "frontend",
 ]
 
@@ -213,6 +214,8 @@ MINERACE = {
     # killed worker's players count as offline that long after its last renewal.
     "PRESENCE_INTERVAL_S": float(os.environ.get("MINERACE_PRESENCE_INTERVAL_S") or 2),
     "PRESENCE_TTL_S": float(os.environ.get("MINERACE_PRESENCE_TTL_S") or 6),
+    # Quick match: players per race.
+    "MATCH_SIZE": env_int("MINERACE_MATCH_SIZE", 2),
     # Processes per worker that search no-guess boards (0: in the worker's own thread).
     "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.

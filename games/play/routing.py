@@ -1,7 +1,9 @@
 from django.urls import re_path
 
+from games.matchmaking.consumers import MatchConsumer
 from games.play.consumers import GameConsumer
 
 websocket_urlpatterns = [
     re_path(r"^ws/games/(?P<game_id>[A-Za-z0-9_-]{1,32})/$", GameConsumer.as_asgi()),
+    re_path(r"^ws/match/$", MatchConsumer.as_asgi()),
 ]

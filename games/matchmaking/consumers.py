@@ -1,0 +1,185 @@
+"""The quick-match socket, /ws/match/: seek, cancel, and `matched` when a race is made.
+
+Speaks PROTOCOL.md 5 and nothing else: the queue is games.matchmaking.services. Any worker's
+pass may make the race; it sends `matched` to the seeker's channel, wherever that socket is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games.db import db
+from games.engine.presets import PRESETS
+from games.errors import ServiceError
+from games.matchmaking import services
+from games.periodic import ensure_periodic
+from games.play import clock
+from games.play.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, load_frame
+from games.play.ratelimit import TokenBucket
+
+log = logging.getLogger(__name__)
+
+PASS_INTERVAL_S = 1.0
+COUNT_INTERVAL_S = 1.0  # `seeking` again at most once a second
+
+
+def group_of(preset: str, no_guess: bool) -> str:
+    return f"seek.{preset}.{int(no_guess)}"
+
+
+async def match_and_tell(channel_layer) -> None:
+    """Run a pass, send each matched seeker its race, and tell every queue its size."""
+    for match in await db(services.match_pass)():
+        await channel_layer.send(
+            match.channel, {"type": "match.found", "game": match.game, "token": match.token}
+        )
+    for (preset, no_guess), waiting in (await db(_all_counts)()).items():
+        await channel_layer.group_send(
+            group_of(preset, no_guess), {"type": "seek.waiting", "waiting": waiting}
+        )
+
+
+def _all_counts() -> dict[tuple[str, bool], int]:
+    counts = services.waiting_counts()
+    return {(p, ng): counts.get((p, ng), 0) for p in PRESETS for ng in (False, True)}
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    """One seeker's connection."""
+
+    async def connect(self) -> None:
+        self.seek: dict[str, Any] | None = None
+        self.closed = False
+        self.waiting_sent: int | None = None
+        self.last_count_at = 0.0
+        self.count_task: asyncio.Task | None = None
+        conf = settings.MINERACE
+        self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
+        await self.accept()
+        clock.ensure_reaper()  # the races it makes count down on the database's clock
+        ensure_periodic("match", PASS_INTERVAL_S, self._periodic_pass)
+
+    async def _periodic_pass(self) -> None:
+        await db(services.seekers_renew)()
+        await match_and_tell(self.channel_layer)
+
+    async def disconnect(self, code: int) -> None:
+        self.closed = True
+        if self.count_task is not None:
+            self.count_task.cancel()
+        if self.seek is not None:
+            self.seek = None
+            await db(services.seek_cancel)(channel=self.channel_name)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closed:
+            return
+        message: Any = None
+        try:
+            if text_data is None:
+                raise ServiceError("bad_message", "frames must be text")
+            if not self.bucket.take():
+                raise ServiceError("too_fast", "slow down: too many messages")
+            if len(text_data) > CLOSE_FRAME_BYTES:
+                await self.close(code=1009)
+                return
+            message = load_frame(text_data)
+            await self.on_message(check_frame(message), frame_id(message))
+        except ServiceError as exc:
+            await self.send_error(exc, message)
+        except Exception:
+            log.exception("quick-match frame failed")
+            await self.send_error(ServiceError("internal", "the server failed; try again"), message)
+
+    async def on_message(self, message: dict[str, Any], re: int | None) -> None:
+        kind = message["type"]
+        if kind == "ping":
+            await self.send_frame({"type": "pong", "re": re})
+        elif kind == "seek":
+            await self.on_seek(message, re)
+        elif kind == "cancel":
+            await self.on_cancel(re)
+        else:
+            raise ServiceError("unknown_type", f"unknown message type '{kind[:32]}'")
+
+    async def on_seek(self, message: dict[str, Any], re: int | None) -> None:
+        if self.seek is not None:
+            raise ServiceError("bad_message", "one seek per connection")
+        seeker = await db(services.seek_start)(
+            channel=self.channel_name,
+            preset=message.get("preset"),
+            no_guess=message.get("no_guess", False),
+            name=message.get("name"),
+            user=self.scope.get("user"),
+        )
+        self.seek = {"preset": seeker.preset, "no_guess": seeker.no_guess}
+        self.group = group_of(seeker.preset, seeker.no_guess)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        counts = await db(services.waiting_counts)()
+        self.waiting_sent = counts.get((seeker.preset, seeker.no_guess), 1)
+        self.last_count_at = time.monotonic()
+        await self.send_frame(
+            {"type": "seeking", **self.seek, "waiting": self.waiting_sent, "re": re}
+        )
+        await match_and_tell(self.channel_layer)
+
+    async def on_cancel(self, re: int | None) -> None:
+        if self.seek is None:
+            raise ServiceError("bad_message", "there is no seek to cancel")
+        self.seek = None
+        await db(services.seek_cancel)(channel=self.channel_name)
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.send_frame({"type": "cancelled", "re": re})
+        await match_and_tell(self.channel_layer)
+
+    # ---- layer events ----------------------------------------------------------------------
+
+    async def match_found(self, event: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        self.seek = None  # the row is gone with the match
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.send_frame({"type": "matched", "game": event["game"], "token": event["token"]})
+        self.closed = True
+        await self.close(code=1000)
+
+    async def seek_waiting(self, event: dict[str, Any]) -> None:
+        """The queue's size changed: tell this seeker, at most once a second."""
+        if self.seek is None or self.closed or event["waiting"] == self.waiting_sent:
+            return
+        wait = self.last_count_at + COUNT_INTERVAL_S - time.monotonic()
+        if wait > 0:
+            if self.count_task is None or self.count_task.done():
+                self.count_task = asyncio.ensure_future(self._count_later(wait))
+            return
+        await self._send_count(event["waiting"])
+
+    async def _count_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        if self.seek is not None and not self.closed:
+            counts = await db(services.waiting_counts)()
+            await self._send_count(counts.get((self.seek["preset"], self.seek["no_guess"]), 0))
+
+    async def _send_count(self, waiting: int) -> None:
+        if waiting == self.waiting_sent:
+            return
+        self.waiting_sent = waiting
+        self.last_count_at = time.monotonic()
+        await self.send_frame({"type": "seeking", **self.seek, "waiting": waiting})
+
+    async def send_error(self, error: ServiceError, message: Any) -> None:
+        re = frame_id(message) if isinstance(message, dict) else None
+        await self.send_frame(
+            {"type": "error", "code": error.code, "message": error.message, "re": re}
+        )
+
+    async def send_frame(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(frame))

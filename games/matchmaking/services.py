@@ -1,0 +1,140 @@
+"""The queue's use cases: seek, cancel, renew, and the pass that turns seekers into races.
+
+Rows are the truth, so every worker's seekers are paired as if on one worker: the pass takes
+the live seekers with SELECT ... FOR UPDATE SKIP LOCKED (two workers' passes never take the
+same row), pairs them (pairing.py), creates each race already counting down, rated, its
+players ready, and deletes the rows, all in one transaction: nobody is put in two races.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import selectors, services
+from games.engine.presets import PRESETS
+from games.errors import ServiceError
+from games.matchmaking.models import Seeker
+from games.matchmaking.pairing import Candidate, pairs
+from games.models import Game, Variant
+from games.presence.models import PlayerPresence
+from games.presence.services import WORKER
+from games.ratings.models import Rating
+from games.ratings.scale import BASE
+from games.validation import GameSpec, player_name
+
+LEASE = timedelta(seconds=10)
+
+
+@dataclass(frozen=True)
+class Matched:
+    """What one seeker is told: the race and its resume token there."""
+
+    channel: str
+    game: dict[str, Any]
+    token: str
+
+
+def seek_start(*, channel: str, preset: Any, no_guess: Any, name: Any, user: Any) -> Seeker:
+    """Put a connection in the queue (one seek per connection: the edge checks)."""
+    if preset not in PRESETS:
+        raise ServiceError("bad_message", f"preset must be one of {', '.join(PRESETS)}")
+    if not isinstance(no_guess, bool):
+        raise ServiceError("bad_message", "no_guess must be true or false")
+    user = user if user is not None and user.is_authenticated else None
+    if user is None:
+        name = player_name(name)
+        if get_user_model().objects.filter(username__iexact=name).exists():
+            raise ServiceError("name_taken", "that name belongs to a registered player: log in")
+        rating = BASE
+    else:
+        name = user.get_username()
+        variant = Variant.NO_GUESS if no_guess else Variant.CLASSIC
+        row = Rating.objects.filter(user=user, preset=preset, variant=variant).first()
+        rating = row.display if row is not None else BASE
+    now = timezone.now()
+    return Seeker.objects.create(
+        channel=channel, worker=WORKER, preset=preset, no_guess=no_guess, name=name,
+        user=user, rating=rating, created_at=now, expires_at=now + LEASE,
+    )  # fmt: skip
+
+
+def seek_cancel(*, channel: str) -> bool:
+    """Leave the queue; False when the connection was not in it (already matched)."""
+    return Seeker.objects.filter(channel=channel).delete()[0] > 0
+
+
+def seekers_renew() -> None:
+    Seeker.objects.filter(worker=WORKER).update(expires_at=timezone.now() + LEASE)
+
+
+def waiting_counts() -> dict[tuple[str, bool], int]:
+    """Live seekers per (preset, no_guess)."""
+    counts: dict[tuple[str, bool], int] = {}
+    live = Seeker.objects.filter(expires_at__gt=timezone.now())
+    for preset, no_guess in live.values_list("preset", "no_guess"):
+        counts[(preset, no_guess)] = counts.get((preset, no_guess), 0) + 1
+    return counts
+
+
+@transaction.atomic
+def match_pass() -> list[Matched]:
+    """Pair every compatible group of live seekers and create their races."""
+    now = timezone.now()
+    Seeker.objects.filter(expires_at__lte=now).delete()  # a dead worker's seekers
+    rows = list(
+        Seeker.objects.select_for_update(skip_locked=True)
+        .filter(expires_at__gt=now)
+        .order_by("created_at", "id")
+    )
+    kinds: dict[tuple[str, bool], list[Seeker]] = {}
+    for row in rows:
+        kinds.setdefault((row.preset, row.no_guess), []).append(row)
+    by_id = {row.id: row for row in rows}
+    matched = []
+    size = settings.MINERACE["MATCH_SIZE"]
+    for seekers in kinds.values():
+        candidates = [Candidate(s.id, s.rating, s.created_at, s.user_id) for s in seekers]
+        for group in pairs(candidates, size, now):
+            matched += _race_for([by_id[c.id] for c in group], now)
+    return matched
+
+
+def _race_for(seekers: list[Seeker], now: datetime) -> list[Matched]:
+    first = seekers[0]
+    width, height, mines = PRESETS[first.preset]
+    spec = GameSpec(
+        mode="race", preset=first.preset, width=width, height=height, mines=mines,
+        max_players=len(seekers), seed=None, no_guess=first.no_guess,
+    )  # fmt: skip
+    game = services.game_create(spec=spec)
+    Game.objects.filter(pk=game.pk).update(rated=True)
+    joined = [(s, _join(game.id, s)) for s in seekers]
+    for _, entry in joined:
+        # A matched player who never comes is dnf by the ABANDON_S rule: offline from now.
+        PlayerPresence.objects.create(player=entry.player, game_id=game.id, online=False, since=now)
+    for _, entry in joined:
+        services.player_ready(player_id=entry.player.id)  # the last one begins the countdown
+    Seeker.objects.filter(id__in=[s.id for s in seekers]).delete()
+    state = selectors.game_state(game.id)
+    return [Matched(s.channel, state, entry.token) for s, entry in joined]
+
+
+def _join(game_id: str, seeker: Seeker) -> services.Joined:
+    """Join under the seeker's name; two guests of one name are told apart by a number."""
+    for suffix in ("", *(f" {k}" for k in range(2, 10))):
+        try:
+            with transaction.atomic():
+                if seeker.user_id is not None:
+                    return services.player_join(game_id=game_id, name=None, user=seeker.user)
+                return services.player_join(game_id=game_id, name=seeker.name + suffix)
+        except ServiceError as exc:
+            if exc.code != "name_taken" or seeker.user_id is not None:
+                raise
+    raise ServiceError("internal", "no free name for a matched guest")

@@ -1,0 +1,152 @@
+"""Quick match on /ws/match/ (PROTOCOL.md 5): seek, cancel, matched, and the race it makes."""
+
+from datetime import datetime, timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games.matchmaking.models import Seeker
+from games.matchmaking.pairing import Candidate, pairs
+from games.models import Game
+from games.presence.models import PlayerPresence
+from tests.ws.helpers import ORIGIN, Client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _quick(settings):
+    settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 150, "REAPER_INTERVAL_S": 0,
+                         "PRESENCE_INTERVAL_S": 0, "MATCH_SIZE": 2}  # fmt: skip
+
+
+class Seeking:
+    def __init__(self) -> None:
+        self.ws = WebsocketCommunicator(application, "/ws/match/", headers=ORIGIN)
+        self.next_id = 0
+
+    async def connect(self) -> "Seeking":
+        connected, _ = await self.ws.connect()
+        assert connected
+        return self
+
+    async def request(self, frame: dict) -> dict:
+        self.next_id += 1
+        await self.ws.send_json_to({**frame, "id": self.next_id})
+        return await self.ws.receive_json_from(timeout=3)
+
+    async def recv(self) -> dict:
+        return await self.ws.receive_json_from(timeout=3)
+
+
+async def test_two_seekers_are_matched_into_a_rated_race_that_starts_by_itself():
+    alice = await Seeking().connect()
+    first = await alice.request({"type": "seek", "preset": "beginner", "no_guess": False,
+                                 "name": "alice"})  # fmt: skip
+    assert first == {"type": "seeking", "preset": "beginner", "no_guess": False, "waiting": 1,
+                     "re": 1}  # fmt: skip
+    bob = await Seeking().connect()
+    answer = await bob.request({"type": "seek", "preset": "beginner", "no_guess": False,
+                                "name": "bob"})  # fmt: skip
+    assert answer["type"] == "seeking" and answer["re"] == 1
+    matched = {}
+    for name, client in (("alice", alice), ("bob", bob)):
+        frame = await client.recv()
+        while frame["type"] == "seeking":
+            frame = await client.recv()
+        assert frame["type"] == "matched", frame
+        matched[name] = frame
+        assert (await client.ws.receive_output(timeout=3))["type"] == "websocket.close"
+    game = matched["alice"]["game"]
+    assert game == matched["bob"]["game"]
+    assert (game["rated"], game["status"], game["preset"], game["max_players"]) == (
+        True,
+        "countdown",
+        "beginner",
+        2,
+    )
+    assert {p["name"]: p["status"] for p in game["players"]} == {"alice": "ready", "bob": "ready"}
+    assert matched["alice"]["token"] != matched["bob"]["token"]
+    assert not await database_sync_to_async(Seeker.objects.exists)()
+
+    # Each says hello with its token on the game's socket, and the race starts.
+    clients = []
+    for name in ("alice", "bob"):
+        client = await Client(game["id"]).connect()
+        welcome = await client.request({"type": "hello", "role": "player",
+                                        "token": matched[name]["token"]})  # fmt: skip
+        assert welcome["type"] == "welcome" and welcome["game"]["rated"] is True
+        clients.append(client)
+    for client in clients:
+        while (await client.recv(timeout=3))["type"] != "started":
+            pass
+        await client.close()
+
+
+async def test_different_kinds_are_not_matched_and_cancel_leaves_the_queue():
+    alice = await Seeking().connect()
+    await alice.request({"type": "seek", "preset": "beginner", "no_guess": True, "name": "alice"})
+    bob = await Seeking().connect()
+    await bob.request({"type": "seek", "preset": "beginner", "no_guess": False, "name": "bob"})
+    cleo = await Seeking().connect()
+    await cleo.request({"type": "seek", "preset": "expert", "no_guess": True, "name": "cleo"})
+    assert await database_sync_to_async(Seeker.objects.count)() == 3
+    assert await bob.request({"type": "cancel"}) == {"type": "cancelled", "re": 2}
+    assert await database_sync_to_async(Seeker.objects.count)() == 2
+    await alice.ws.disconnect()  # closing cancels too
+    assert await database_sync_to_async(Seeker.objects.count)() == 1
+    assert not await database_sync_to_async(Game.objects.exists)()
+    await cleo.ws.disconnect()
+    await bob.ws.disconnect()
+
+
+async def test_bad_frames_get_the_protocols_errors_and_change_nothing():
+    client = await Seeking().connect()
+    bad = [
+        ({"type": "cancel"}, "bad_message"),
+        ({"type": "seek", "preset": "huge", "no_guess": False, "name": "x"}, "bad_message"),
+        ({"type": "seek", "preset": "expert", "no_guess": "yes", "name": "x"}, "bad_message"),
+        ({"type": "seek", "preset": "expert", "no_guess": False, "name": ""}, "bad_name"),
+        ({"type": "seek", "preset": "expert", "no_guess": False}, "bad_name"),
+        ({"type": "dance"}, "unknown_type"),
+    ]
+    for frame, code in bad:
+        answer = await client.request(frame)
+        assert (answer["type"], answer["code"], answer["re"]) == ("error", code, client.next_id)
+    assert not await database_sync_to_async(Seeker.objects.exists)()
+    ok = await client.request({"type": "seek", "preset": "expert", "no_guess": False, "name": "x"})
+    assert ok["type"] == "seeking"
+    again = await client.request({"type": "seek", "preset": "expert", "no_guess": False,
+                                  "name": "x"})  # fmt: skip
+    assert (again["type"], again["code"]) == ("error", "bad_message")
+    assert await database_sync_to_async(Seeker.objects.count)() == 1
+    await client.ws.send_to(text_data="{not json")
+    assert (await client.recv())["code"] == "bad_json"
+    await client.ws.disconnect()
+
+
+async def test_a_matched_player_who_never_comes_can_be_abandoned():
+    a, b = await Seeking().connect(), await Seeking().connect()
+    await a.request({"type": "seek", "preset": "beginner", "no_guess": False, "name": "a"})
+    await b.request({"type": "seek", "preset": "beginner", "no_guess": False, "name": "b"})
+    frame = await a.recv()
+    while frame["type"] != "matched":
+        frame = await a.recv()
+    rows = await database_sync_to_async(list)(PlayerPresence.objects.all())
+    assert len(rows) == 2 and not any(r.online for r in rows)  # offline until they say hello
+
+
+def test_pairing_widens_the_window_with_the_wait():
+    now = datetime(2026, 11, 23, 12, 0, 0)
+    fresh = Candidate(1, 1000, now, None)
+    strong = Candidate(2, 1400, now, None)
+    assert pairs([fresh, strong], 2, now) == []  # 400 apart, windows of 100
+    later = now + timedelta(seconds=12)  # windows of 100 + 25 x 12 = 400
+    assert pairs([fresh, strong], 2, later) == [[fresh, strong]]
+    near = Candidate(3, 1050, now + timedelta(seconds=1), None)
+    groups = pairs([fresh, strong, near], 2, later)
+    assert groups == [[fresh, near]]  # the closest rating first; nobody twice
+    same_account = [Candidate(4, 1000, now, 7), Candidate(5, 1000, now, 7)]
+    assert pairs(same_account, 2, later) == []
