@@ -36,13 +36,8 @@ async def test_seekers_on_two_workers_are_matched_each_once(cluster, postgres):
     for k, frame in enumerate(frames):
         games.setdefault(frame["game"]["id"], []).append(k)
     assert sorted(len(v) for v in games.values()) == [2] * 5
-    names = [
-        p["name"]
-        for f in frames
-        for p in f["game"]["players"]
-        if p["name"] == f"guest{frames.index(f)}"
-    ]
-    assert len(names) == 10  # every seeker is a player of the race it was told of
+    for k, frame in enumerate(frames):  # each seeker is a player of the race it was told of
+        assert f"guest{k}" in [p["name"] for p in frame["game"]["players"]]
     with psycopg.connect(postgres.url) as conn:
         players = conn.execute(
             "SELECT count(*), count(DISTINCT name) FROM games_player WHERE game_id = ANY(%s)",
