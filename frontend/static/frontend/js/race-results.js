@@ -52,7 +52,7 @@ function guessCount(review) {
  */
 function fillAnalysis(td, review, { own, name }) {
   if (review === undefined) {
-    td.textContent = "…";
+    td.textContent = "analysing…";
     td.dataset.state = "loading";
     return;
   }
