@@ -54,3 +54,31 @@ def is_no_guess(board: Board, safe: tuple[int, int]) -> bool:
         for cell in spared:
             reveal(cell)
     return True
+
+
+def is_no_guess_without_count(board: Board, safe: tuple[int, int]) -> bool:
+    """is_no_guess with the mine count left out: any number of mines may fill the hidden cells.
+
+    This is how solvers that ignore the total read a board (ms_toollib's is_solvable).
+    """
+    revealed: set[int] = set()
+
+    def reveal(cell: int) -> None:
+        stack = [cell]
+        while stack:
+            c = stack.pop()
+            if c not in revealed:
+                revealed.add(c)
+                if board.numbers[c] == 0:
+                    stack.extend(board.neighbours[c])
+
+    reveal(board.index(*safe))
+    while len(revealed) < board.safe_cells:
+        knowledge = Knowledge.of(board, revealed)
+        mined = set().union(*layouts(knowledge, mine_count=False))  # a mine in some layout
+        spared = [c for c in knowledge.hidden() if c not in mined]
+        if not spared:
+            return False
+        for cell in spared:
+            reveal(cell)
+    return True
