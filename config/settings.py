@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "games.presence",
     "games.ratings",
     "games.matchmaking",
+    "games.bots",
     "frontend",
 ]
 
@@ -216,6 +217,8 @@ MINERACE = {
     "PRESENCE_TTL_S": float(os.environ.get("MINERACE_PRESENCE_TTL_S") or 6),
     # Quick match: players per race.
     "MATCH_SIZE": env_int("MINERACE_MATCH_SIZE", 2),
+    # A seeker alone this long races a bot near its rating instead.
+    "MATCH_BOT_S": env_int("MINERACE_MATCH_BOT_S", 20),
     # Processes per worker that search no-guess boards (0: in the worker's own thread).
     "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.

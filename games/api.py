@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games import leaderboards, selectors, services
 from games.analysis import selectors as analysis
+from games.bots import services as bot_services
 from games.delivery import publish
 from games.errors import ServiceError
 from games.ops.metrics import ERRORS
@@ -103,7 +104,10 @@ def games(request: HttpRequest) -> JsonResponse:
     if request.method == "POST":
         spec = game_spec(json_body(request))
         check_create_rate(request)
-        game = services.game_create(spec=spec)
+        if spec.bot is not None:
+            game = bot_services.bot_race_create(spec=spec, level=spec.bot)
+        else:
+            game = services.game_create(spec=spec)
         return JsonResponse(selectors.game_state(game.id), status=201)
     listings = {"lobby": selectors.lobby_games, "running": selectors.running_games}
     status = request.GET.get("status")

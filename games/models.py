@@ -113,6 +113,8 @@ class Player(models.Model):
     status = models.CharField(
         max_length=16, choices=PlayerStatus.choices, default=PlayerStatus.JOINED
     )
+    # A bot (games.bots) plays this seat: never rated, never on a leaderboard.
+    is_bot = models.BooleanField(default=False)
     snapshot = models.BinaryField(default=b"")  # engine.codec v1 of the sweep's cell states
     moves_count = models.PositiveIntegerField(default=0)  # seq of the last move
     revealed = models.PositiveIntegerField(default=0)

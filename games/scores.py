@@ -14,7 +14,7 @@ from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Sco
 
 def score_record(*, game: Game, player: Player) -> Score | None:
     """Write the finished player's score if the game is ranked (a preset, no chosen seed)."""
-    if not game.ranked or not game.preset or game.bbbv is None:
+    if not game.ranked or not game.preset or game.bbbv is None or player.is_bot:
         return None
     won = player.status == PlayerStatus.WON
     score = Score.objects.create(

@@ -36,6 +36,7 @@ class GameSpec:
     max_players: int
     seed: str | None
     no_guess: bool = False
+    bot: str | None = None  # a race against a bot of this level (games.bots.levels)
 
 
 def _int_field(body: dict, field: str, low: int, high: int) -> int:
@@ -87,7 +88,15 @@ def game_spec(body: dict) -> GameSpec:
         raise ServiceError("invalid", "no_guess must be true or false", "no_guess")
     if no_guess and preset is None:
         raise ServiceError("invalid", "no-guess boards are for the three presets only", "no_guess")
-    return GameSpec(mode, preset, width, height, mines, max_players, seed, no_guess)
+    bot = body.get("bot")
+    if bot is not None:
+        from games.bots.levels import LEVELS
+
+        if bot not in LEVELS:
+            raise ServiceError("invalid", f"bot must be one of {', '.join(LEVELS)}", "bot")
+        if mode != GameMode.RACE or preset is None:
+            raise ServiceError("invalid", "a bot races on a preset, in a race", "bot")
+    return GameSpec(mode, preset, width, height, mines, max_players, seed, no_guess, bot)
 
 
 def seed_value(seed: Any) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from games.bots.driver import ensure_bots
 from games.db import db
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
@@ -64,6 +65,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
         await self.accept()
         clock.ensure_reaper()  # the races it makes count down on the database's clock
+        ensure_bots()  # and a seeker alone too long races a bot
         ensure_periodic("match", PASS_INTERVAL_S, self._periodic_pass)
 
     async def _periodic_pass(self) -> None:

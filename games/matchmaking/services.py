@@ -18,6 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import selectors, services
+from games.bots.levels import level_for
+from games.bots.services import bot_join
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.matchmaking.models import Seeker
@@ -103,19 +105,26 @@ def match_pass() -> list[Matched]:
         candidates = [Candidate(s.id, s.rating, s.created_at, s.user_id) for s in seekers]
         for group in pairs(candidates, size, now):
             matched += _race_for([by_id[c.id] for c in group], now)
+    alone_since = now - timedelta(seconds=settings.MINERACE["MATCH_BOT_S"])
+    for row in rows:
+        if row.created_at <= alone_since and not any(m.channel == row.channel for m in matched):
+            matched += _race_for([row], now, bot=level_for(row.rating).key)
     return matched
 
 
-def _race_for(seekers: list[Seeker], now: datetime) -> list[Matched]:
+def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> list[Matched]:
+    """A race for these seekers (and a bot of that level): rated, unless a bot takes part."""
     first = seekers[0]
     width, height, mines = PRESETS[first.preset]
     spec = GameSpec(
         mode="race", preset=first.preset, width=width, height=height, mines=mines,
-        max_players=len(seekers), seed=None, no_guess=first.no_guess,
+        max_players=len(seekers) + (bot is not None), seed=None, no_guess=first.no_guess,
     )  # fmt: skip
     game = services.game_create(spec=spec)
-    Game.objects.filter(pk=game.pk).update(rated=True)
+    Game.objects.filter(pk=game.pk).update(rated=bot is None)
     joined = [(s, _join(game.id, s)) for s in seekers]
+    if bot is not None:
+        bot_join(game=game, level=bot)
     for _, entry in joined:
         # A matched player who never comes is dnf by the ABANDON_S rule: offline from now.
         PlayerPresence.objects.create(player=entry.player, game_id=game.id, online=False, since=now)

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import delivery, groups, race_clock, selectors, services
 from games.boards import search
+from games.bots.driver import ensure_bots
 from games.db import db, db_hot
 from games.delivery import publish
 from games.engine import move_from_action
@@ -87,6 +88,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         clock.ensure_reaper()
         delivery.ensure_relay()
         ensure_presence()
+        ensure_bots()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler of an ASGI or layer message, without Channels' per-message
