@@ -14,6 +14,7 @@ from games.engine.statistics import bbbv_per_s, efficiency
 from games.engine.sweep import Cell
 from games.models import Game, GameStatus, Player, PlayerStatus
 from games.moves.step import board_of, sweep_of
+from games.presence.views import presence_of, ready_deadline
 from games.ratings.services import changes_of
 from games.timefmt import iso
 
@@ -28,6 +29,7 @@ def player_public(player: Player, game: Game) -> dict[str, Any]:
         "flags": player.flags,
         "clicks": player.clicks,
         "time_ms": player.time_ms,
+        "is_bot": player.is_bot,
     }
 
 
@@ -88,6 +90,7 @@ def reveal_secrets(game: Game) -> dict[str, Any]:
 
 def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
     """`GET /api/games/<id>/`: the public state of a game."""
+    presence = presence_of(game, players)
     state: dict[str, Any] = {
         "id": game.id,
         "mode": game.mode,
@@ -108,7 +111,8 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
         "started_at": iso(game.started_at),
         "finished_at": iso(game.finished_at),
         "start": list(game.safe_cell) if game.safe_cell else None,
-        "players": [player_public(p, game) for p in players],
+        "players": [{**player_public(p, game), **presence.get(p.id, {})} for p in players],
+        "ready_deadline": ready_deadline(game),
         "spectators": game.spectators,
     }
     if game.status == GameStatus.FINISHED:

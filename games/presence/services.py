@@ -26,6 +26,7 @@ from games.errors import ServiceError
 from games.events import Event, to_everyone
 from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
 from games.presence.models import Connection, PlayerPresence, Role
+from games.presence.views import presence_payload
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,9 @@ def _settle(player_id: str, now: datetime) -> list[Event]:
     )
     if not changed or not due:
         return []
-    return [to_everyone(player.game, "presence", {"player": player_id, "online": online})]
+    return [
+        to_everyone(player.game, "presence", presence_payload(player.game, player, online, now))
+    ]
 
 
 def presence_sweep() -> list[Event]:
@@ -130,7 +133,7 @@ def _announce_held_back(now: datetime) -> list[Event]:
     held = PlayerPresence.objects.filter(announced=False, since__lte=now - ANNOUNCE_EVERY)
     for row in held.select_related("player__game"):
         if PlayerPresence.objects.filter(pk=row.pk, announced=False).update(announced=True):
-            payload = {"player": row.player_id, "online": row.online}
+            payload = presence_payload(row.player.game, row.player, row.online, row.since)
             events.append(to_everyone(row.player.game, "presence", payload))
     return events
 

@@ -1,12 +1,13 @@
 """Presence and leavers (PROTOCOL.md 2.1) over the WebSocket: online, offline, the lobby idle
 rule, the ready timeout and abandonment. Time is moved by rewriting `since`, never slept."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from games import selectors
 from games.models import Game, Player
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
@@ -44,6 +45,12 @@ def game_row(game_id: str) -> Game:
     return Game.objects.get(pk=game_id)
 
 
+def presence_is(frame: dict, player_id: str, online: bool) -> None:
+    """A `presence` frame; an offline racer's carries when it will be dropped."""
+    assert (frame["type"], frame["player"], frame["online"]) == ("presence", player_id, online)
+    assert (frame["drop_at"] is None) == online
+
+
 async def resume(game_id: str, token: str) -> Client:
     client = await Client(game_id).connect()
     welcome = await client.request({"type": "hello", "role": "player", "token": token})
@@ -59,10 +66,10 @@ async def test_a_racer_whose_last_connection_closes_goes_offline_and_comes_back_
     await alice.nothing_more()
     await age(bob_id, 5)  # past the one-a-second rule
     await bob.close()
-    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": False}
+    presence_is(await alice.expect("presence"), bob_id, online=False)
     await age(bob_id, 5)
     back = await resume(game_id, bob_welcome["token"])
-    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": True}
+    presence_is(await alice.expect("presence"), bob_id, online=True)
     for client in (alice, back):
         await client.close()
 
@@ -74,17 +81,22 @@ async def test_a_change_within_a_second_is_held_back_and_sent_by_the_sweep():
     await alice.nothing_more()
     await age(bob_id, 2)
     await presence_pass()
-    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": False}
+    presence_is(await alice.expect("presence"), bob_id, online=False)
     await alice.close()
 
 
 async def test_offline_in_the_lobby_for_lobby_idle_s_leaves_it():
-    _game_id, (alice, bob), (_, bob_welcome) = await race()
+    game_id, (alice, bob), (_, bob_welcome) = await race()
     bob_id = bob_welcome["you"]
     await age(bob_id, 5)
     await bob.close()
     await alice.expect("presence")
     await age(bob_id, 14)
+    state = await database_sync_to_async(selectors.game_state)(game_id)
+    bob_state = next(p for p in state["players"] if p["id"] == bob_id)
+    assert bob_state["online"] is False
+    drop_at = datetime.fromisoformat(bob_state["drop_at"].replace("Z", "+00:00"))
+    assert 0 < (drop_at - timezone.now()).total_seconds() <= 1.5  # 15 s after it went
     await presence_pass()
     await alice.nothing_more()  # 14 s: not yet
     await age(bob_id, 16)
@@ -100,6 +112,8 @@ async def test_not_ready_in_time_leaves_and_the_ready_ones_start():
     for client in (alice, bob):
         assert (await client.request({"type": "ready"}))["type"] == "ready"
     assert (await game_row(game_id)).ready_since is not None
+    state = await database_sync_to_async(selectors.game_state)(game_id)
+    assert state["ready_deadline"] is not None
     await presence_pass()
     cleo_id = welcomes[2]["you"]
     assert await database_sync_to_async(Player.objects.filter(pk=cleo_id).exists)()
@@ -167,7 +181,7 @@ async def test_a_dead_workers_lease_runs_out_and_its_racer_goes_offline():
 
     await move_bob_to_a_dead_worker()
     await presence_pass()
-    assert await alice.expect("presence") == {"type": "presence", "player": bob_id, "online": False}
+    presence_is(await alice.expect("presence"), bob_id, online=False)
     await presence_pass()
     await alice.nothing_more()  # announced once
     await alice.close()

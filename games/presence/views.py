@@ -1,0 +1,54 @@
+"""What the public state and `presence` frames say of a racer's presence (no rules here)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+
+from games.models import Game, GameStatus, Player, PlayerStatus
+from games.presence.models import PlayerPresence
+from games.timefmt import iso
+
+
+def drop_at(game_status: str, player_status: str, since: datetime) -> datetime | None:
+    """When an offline racer will be dropped: it leaves the lobby, or is dnf in a race."""
+    conf = settings.MINERACE
+    if game_status == GameStatus.LOBBY and player_status in (
+        PlayerStatus.JOINED,
+        PlayerStatus.READY,
+    ):
+        return since + timedelta(seconds=conf["LOBBY_IDLE_S"])
+    if game_status == GameStatus.RUNNING and player_status == PlayerStatus.PLAYING:
+        return since + timedelta(seconds=conf["ABANDON_S"])
+    return None
+
+
+def presence_payload(game: Game, player: Player, online: bool, since: datetime) -> dict[str, Any]:
+    """A `presence` frame: PROTOCOL.md 2.1's fields, and when an offline racer is dropped."""
+    moment = None if online else drop_at(game.status, player.status, since)
+    return {"player": player.id, "online": online, "drop_at": iso(moment)}
+
+
+def presence_of(game: Game, players: list[Player]) -> dict[str, dict[str, Any]]:
+    """Per race player: online (as last announced; null before its first hello) and drop_at."""
+    if game.mode != "race":
+        return {}
+    rows = {r.player_id: r for r in PlayerPresence.objects.filter(player__in=players)}
+    view = {}
+    for player in players:
+        row = rows.get(player.id)
+        if row is None:
+            view[player.id] = {"online": None, "drop_at": None}
+        else:
+            view[player.id] = presence_payload(game, player, row.online, row.since)
+            del view[player.id]["player"]
+    return view
+
+
+def ready_deadline(game: Game) -> str | None:
+    """A lobby's ready timeout: when those not ready by then leave (PROTOCOL.md 2.1)."""
+    if game.status != GameStatus.LOBBY or game.ready_since is None:
+        return None
+    return iso(game.ready_since + timedelta(seconds=settings.MINERACE["READY_TIMEOUT_S"]))
