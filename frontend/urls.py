@@ -10,6 +10,7 @@ urlpatterns = [
     re_path(rf"^games/{GAME_ID}/$", views.game, name="game"),
     re_path(rf"^games/{GAME_ID}/replay/$", views.replay, name="replay"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("ratings/", views.ratings, name="ratings"),
     re_path(r"^players/(?P<name>.{1,64})/$", views.player, name="player"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

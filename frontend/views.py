@@ -27,6 +27,10 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/leaderboards.html", {"presets": list(PRESETS)})
 
 
+def ratings(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/ratings.html", {"presets": list(PRESETS)})
+
+
 def player(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"name": name})
 

@@ -64,6 +64,12 @@ export async function openRaces() {
   return answer.games ?? [];
 }
 
+/** GET /api/games/?status=running: the races running now, most watched first. */
+export async function runningRaces() {
+  const answer = await request("GET", "/api/games/?status=running");
+  return answer.games ?? [];
+}
+
 /**
  * The creation body that repeats a game's settings: same preset or size (and a race's
  * player limit, and a no-guess board), never its seed.
@@ -88,6 +94,12 @@ export async function startGame(body) {
 export function getLeaderboard(preset, period, ranking, variant = "classic") {
   const query = new URLSearchParams({ period, ranking, variant });
   return request("GET", `/api/leaderboards/${encodeURIComponent(preset)}/?${query}`);
+}
+
+/** GET /api/ratings/<preset>/?variant= (classic or no_guess): accounts by rating. */
+export function getRatings(preset, variant = "classic") {
+  const query = new URLSearchParams({ variant });
+  return request("GET", `/api/ratings/${encodeURIComponent(preset)}/?${query}`);
 }
 
 /** GET /api/players/<name>/ */
