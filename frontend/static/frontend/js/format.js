@@ -33,6 +33,12 @@ export function fixed(value, digits) {
   return missing(value) ? DASH : value.toFixed(digits);
 }
 
+/** Milliseconds as minutes and seconds ("1:05"): a wait, a race under way. */
+export function minutesSeconds(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
 /** A ratio as a whole percentage ("87 %"), or a dash. */
 export function percent(ratio) {
   return missing(ratio) ? DASH : `${Math.round(ratio * 100)} %`;

@@ -75,7 +75,9 @@ let refreshTimer = null;
 async function refresh() {
   clearTimeout(refreshTimer);
   try {
-    renderRaces(await openRaces());
+    // A bot's race keeps its other seat for the one who made it, so it is not offered here.
+    const games = await openRaces();
+    renderRaces(games.filter((game) => !game.players.some((player) => player.is_bot)));
     showError(listError, "");
   } catch (error) {
     showError(listError, error instanceof ApiError ? error.message : String(error));

@@ -1,8 +1,12 @@
 // The lobby page: a nickname, the "No guessing" toggle (remembered; it applies to the preset
-// buttons and to creating races), the races (lobby-races.js), the presets and a custom board
-// form.
+// buttons, quick races, bot races and creating races), quick races (quick-match.js) and bot
+// races (bot-race.js), the presets and a custom board form, the races waiting for players
+// (lobby-races.js) and the races running now (live-races.js).
 import { startGame } from "./api.js";
+import "./bot-race.js";
+import "./live-races.js";
 import "./lobby-races.js";
+import "./quick-match.js";
 import { getNickname, getNoGuess, isValidName, setNickname, setNoGuess } from "./storage.js";
 
 const nickname = document.getElementById("nickname");
