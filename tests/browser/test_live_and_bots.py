@@ -54,11 +54,11 @@ def test_race_a_bot_from_the_lobby_to_its_end(open_page, base_url):
     page = open_page()
     page.goto(base_url + "/")
     page.fill("#nickname", "Botfighter")
-    expect(page.locator("[data-bot]")).to_have_text(
+    expect(page.locator("#bot-race [data-bot]")).to_have_text(
         ["Relaxed0.8 3BV/s", "Steady1.6 3BV/s", "Fast2.8 3BV/s"]
     )
     page.select_option("#bot-preset", "beginner")
-    page.click("[data-bot=quick]")
+    page.click("#bot-race [data-bot=quick]")
     page.wait_for_url("**/games/*/")
     wait_ready(page)
     game_id = game_id_of(page)
@@ -178,8 +178,8 @@ def test_watch_live_lists_running_races_and_one_click_spectates(open_page, base_
         expect(first.locator(".race-size")).to_have_text(f"Intermediate 16{TIMES}16 · 40 mines")
         expect(first.locator(".live-race-watchers")).to_have_text("1 watching")
         expect(first.locator(".live-racer-name")).to_have_text(["Bot 0.8 3BV/s", "Walker"])
-        expect(first.locator('.live-racer[data-bot="1"] .tag-bot')).to_have_text("Bot")
-        expect(first.locator('.live-racer[data-bot="0"] .tag-bot')).to_have_count(0)
+        expect(first.locator('.live-racer[data-is-bot="1"] .tag-bot')).to_have_text("Bot")
+        expect(first.locator('.live-racer[data-is-bot="0"] .tag-bot')).to_have_count(0)
         expect(first.locator(".tag-no-guess")).to_be_hidden()
         expect(first.locator(".tag-rated")).to_be_hidden()
 
@@ -193,6 +193,9 @@ def test_watch_live_lists_running_races_and_one_click_spectates(open_page, base_
         quick = live.locator(f'[data-game="{rated["id"]}"]')
         expect(quick.locator(".tag-rated")).to_be_visible()
         expect(quick.locator(".live-racer-name")).to_have_text(["Seeker0", "Seeker1"])
+        # Its racers never came to the race's page: dimmed, unlike a racer who is there.
+        expect(quick.locator('.live-racer[data-online="0"]')).to_have_count(2)
+        expect(first.locator('.live-racer[data-online="1"]')).to_have_count(2)
         shoot(page.locator("#live"), "lobby-watch-live.png")
 
         # One click on the race opens it as a spectator, who is counted.

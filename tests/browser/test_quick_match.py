@@ -1,6 +1,6 @@
 """Quick race from the lobby: two accounts who ask for the same board land in one rated race
 that starts by itself; a seeker who cancels (or leaves the page) is out of the queue; a guest
-who takes an account's name is told so by the panel."""
+who takes an account's name is told so by the panel; a seeker left alone races a bot."""
 
 import os
 import re
@@ -196,3 +196,22 @@ def test_a_guest_under_an_accounts_name_is_told_to_choose_another(open_page, bas
     expect(error).to_be_hidden()
     guest.click("#quick-cancel")
     expect(guest.locator("#quick-search")).to_be_hidden()
+
+
+def test_a_seeker_left_alone_races_a_bot(page, base_url):
+    page.goto(base_url + "/")
+    page.fill("#nickname", "Loner")
+    page.get_by_role("checkbox", name="No guessing").check()
+    page.click("[data-quick=beginner]")
+    expect(page.locator("#quick-waiting")).to_have_attribute("data-waiting", "1")
+
+    # Nobody else asks for a no-guess beginner: after the server's wait (20 s) a bot takes the
+    # seat, and the page goes to that race like to any other, the counter having run on.
+    expect(page.locator("#quick-elapsed")).to_have_text(re.compile(r"^0:1\d$"), timeout=15_000)
+    page.wait_for_url("**/games/*/", timeout=30_000)
+    wait_ready(page)
+    expect(page.locator("#connection")).to_have_text("racing as Loner")
+    game = api(base_url, f"/api/games/{game_id_of(page)}/")
+    assert (game["preset"], game["no_guess"], game["rated"]) == ("beginner", True, False)
+    assert [player["is_bot"] for player in game["players"]].count(True) == 1
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")

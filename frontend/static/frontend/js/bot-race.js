@@ -5,7 +5,7 @@ import { startGame } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const preset = $("bot-preset");
-const buttons = [...document.querySelectorAll("[data-bot]")];
+const buttons = [...$("bot-race").querySelectorAll("[data-bot]")];
 const errorLine = $("bot-error");
 const noGuess = $("no-guess");
 const noGuessNote = $("bot-no-guess-note");

@@ -1,5 +1,6 @@
 // Watch live: the races running now (asked for again every 3 s while the page is visible), the
-// most watched first, each with its racers' progress, bots marked, its spectators and its tags.
+// most watched first, each with its racers' progress (bots marked, the offline dimmed), its
+// spectators and its tags.
 // A click anywhere on a race opens its page as a spectator.
 import { ApiError, runningRaces } from "./api.js";
 import { describeSize, minutesSeconds, presetName } from "./format.js";
@@ -31,15 +32,23 @@ function raceItem(game) {
   return item;
 }
 
+/** A racer still playing with no connection open (or none yet); a bot is always there. */
+function isAway(player) {
+  return !player.is_bot && player.status === "playing" && player.online !== true;
+}
+
 function racerRow(player) {
   const row = document.createElement("span");
   row.className = "live-racer";
   row.dataset.player = player.id;
   row.dataset.status = player.status;
-  row.dataset.bot = player.is_bot ? "1" : "0";
+  row.dataset.isBot = player.is_bot ? "1" : "0";
+  const away = isAway(player);
+  row.dataset.online = away ? "0" : "1";
   const name = document.createElement("span");
   name.className = "live-racer-name";
   name.textContent = player.name;
+  name.title = away ? `${player.name} (offline)` : player.name;
   row.append(name);
   if (player.is_bot) {
     const bot = document.createElement("span");
@@ -64,7 +73,8 @@ function racerRow(player) {
 }
 
 function describeRacer(player) {
-  const bot = player.is_bot ? " (bot)" : "";
+  const away = isAway(player);
+  const bot = player.is_bot ? " (bot)" : away ? " (offline)" : "";
   const share = Math.round((100 * (player.revealed ?? 0)) / (player.safe_cells || 1));
   return `${player.name}${bot} ${STATUS_MARK[player.status] ?? `${share}%`}`;
 }
