@@ -61,7 +61,7 @@ def game_spec(body: dict) -> GameSpec:
     if preset is not None and sized:
         raise ServiceError("invalid", "give either a preset or a size, not both", "preset")
     if preset is not None:
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise ServiceError("invalid", f"preset must be one of {', '.join(PRESETS)}", "preset")
         width, height, mines = PRESETS[preset]
     elif sized:
@@ -92,7 +92,7 @@ def game_spec(body: dict) -> GameSpec:
     if bot is not None:
         from games.bots.levels import LEVELS
 
-        if bot not in LEVELS:
+        if not isinstance(bot, str) or bot not in LEVELS:
             raise ServiceError("invalid", f"bot must be one of {', '.join(LEVELS)}", "bot")
         if mode != GameMode.RACE or preset is None:
             raise ServiceError("invalid", "a bot races on a preset, in a race", "bot")

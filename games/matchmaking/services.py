@@ -45,7 +45,7 @@ class Matched:
 
 def seek_start(*, channel: str, preset: Any, no_guess: Any, name: Any, user: Any) -> Seeker:
     """Put a connection in the queue (one seek per connection: the edge checks)."""
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise ServiceError("bad_message", f"preset must be one of {', '.join(PRESETS)}")
     if not isinstance(no_guess, bool):
         raise ServiceError("bad_message", "no_guess must be true or false")

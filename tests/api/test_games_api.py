@@ -91,6 +91,9 @@ def test_race_max_players(client):
         ({"width": 9, "height": 9, "mines": 10, "no_guess": True}, "no_guess"),
         ({"preset": "expert", "no_guess": "true"}, "no_guess"),
         ({"preset": "expert", "no_guess": 1}, "no_guess"),
+        ({"preset": ["beginner"]}, "preset"),
+        ({"preset": {"name": "beginner"}}, "preset"),
+        ({"mode": "race", "preset": "beginner", "bot": ["quick"]}, "bot"),
     ],
 )
 def test_invalid_bodies_name_the_field_and_create_nothing(client, body, field):

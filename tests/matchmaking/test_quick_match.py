@@ -107,6 +107,7 @@ async def test_bad_frames_get_the_protocols_errors_and_change_nothing():
     bad = [
         ({"type": "cancel"}, "bad_message"),
         ({"type": "seek", "preset": "huge", "no_guess": False, "name": "x"}, "bad_message"),
+        ({"type": "seek", "preset": ["expert"], "no_guess": False, "name": "x"}, "bad_message"),
         ({"type": "seek", "preset": "expert", "no_guess": "yes", "name": "x"}, "bad_message"),
         ({"type": "seek", "preset": "expert", "no_guess": False, "name": ""}, "bad_name"),
         ({"type": "seek", "preset": "expert", "no_guess": False}, "bad_name"),
