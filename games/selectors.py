@@ -29,6 +29,7 @@ def lobby_games() -> list[dict[str, Any]]:
     """Races still in the lobby and not full, newest first."""
     games = list(
         Game.objects.filter(mode=GameMode.RACE, status=GameStatus.LOBBY)
+        .exclude(players__is_bot=True)  # a bot race keeps its other seat for its creator
         .annotate(player_count=Count("players"))
         .filter(player_count__lt=F("max_players"))
         .order_by("-created_at")[:LOBBY_LIST_LIMIT]

@@ -8,6 +8,7 @@ players ready, and deletes the rows, all in one transaction: nobody is put in tw
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,9 +30,10 @@ from games.presence.models import PlayerPresence
 from games.presence.services import WORKER
 from games.ratings.models import Rating
 from games.ratings.scale import BASE
-from games.validation import GameSpec, player_name
+from games.validation import NAME_MAX_CHARS, GameSpec, player_name
 
 LEASE = timedelta(seconds=10)
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -104,12 +106,23 @@ def match_pass() -> list[Matched]:
     for seekers in kinds.values():
         candidates = [Candidate(s.id, s.rating, s.created_at, s.user_id) for s in seekers]
         for group in pairs(candidates, size, now):
-            matched += _race_for([by_id[c.id] for c in group], now)
+            matched += _race_for_or_none([by_id[c.id] for c in group], now)
     alone_since = now - timedelta(seconds=settings.MINERACE["MATCH_BOT_S"])
     for row in rows:
         if row.created_at <= alone_since and not any(m.channel == row.channel for m in matched):
-            matched += _race_for([row], now, bot=level_for(row.rating).key)
+            matched += _race_for_or_none([row], now, bot=level_for(row.rating).key)
     return matched
+
+
+def _race_for_or_none(seekers: list[Seeker], now: datetime, bot: str | None = None):
+    """One group's race in a savepoint: a group that cannot be raced (a bug, a name the rules
+    refuse) is logged and left waiting, and never holds up anyone else's match."""
+    try:
+        with transaction.atomic():
+            return _race_for(seekers, now, bot)
+    except Exception:
+        log.exception("no race for seekers %s", [s.id for s in seekers])
+        return []
 
 
 def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> list[Matched]:
@@ -138,11 +151,12 @@ def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> l
 def _join(game_id: str, seeker: Seeker) -> services.Joined:
     """Join under the seeker's name; two guests of one name are told apart by a number."""
     for suffix in ("", *(f" {k}" for k in range(2, 10))):
+        name = seeker.name[: NAME_MAX_CHARS - len(suffix)].rstrip() + suffix
         try:
             with transaction.atomic():
                 if seeker.user_id is not None:
                     return services.player_join(game_id=game_id, name=None, user=seeker.user)
-                return services.player_join(game_id=game_id, name=seeker.name + suffix)
+                return services.player_join(game_id=game_id, name=name)
         except ServiceError as exc:
             if exc.code != "name_taken" or seeker.user_id is not None:
                 raise

@@ -142,3 +142,12 @@ def test_bad_bot_requests(client):
         assert response.status_code == 400 and response.json()["error"]["field"] == "bot"
     assert not Game.objects.exists()
     random.seed(0)
+
+
+def test_a_bot_race_keeps_its_seat_out_of_the_open_races(client):
+    body = {"mode": "race", "preset": "beginner", "bot": "steady"}
+    bot_race = client.post("/api/games/", body, content_type="application/json").json()
+    plain = client.post("/api/games/", {"mode": "race", "preset": "beginner"},
+                        content_type="application/json").json()  # fmt: skip
+    listed = [g["id"] for g in client.get("/api/games/?status=lobby").json()["games"]]
+    assert listed == [plain["id"]] and bot_race["id"] not in listed

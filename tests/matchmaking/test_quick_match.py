@@ -151,3 +151,22 @@ def test_pairing_widens_the_window_with_the_wait():
     assert groups == [[fresh, near]]  # the closest rating first; nobody twice
     same_account = [Candidate(4, 1000, now, 7), Candidate(5, 1000, now, 7)]
     assert pairs(same_account, 2, later) == []
+
+
+async def test_two_guests_of_one_long_name_are_told_apart_and_nobody_is_held_up():
+    long = "x" * 24
+    clients = [await Seeking().connect() for _ in range(4)]
+    names = [long, long, "carol", "dave"]
+    for client, name in zip(clients, names, strict=True):
+        answer = await client.request({"type": "seek", "preset": "beginner", "no_guess": False,
+                                       "name": name})  # fmt: skip
+        assert answer["type"] == "seeking"
+    games = []
+    for client in clients:
+        frame = await client.recv()
+        while frame["type"] != "matched":
+            frame = await client.recv()
+        games.append(frame["game"])
+    assert games[0]["id"] == games[1]["id"]
+    assert sorted(p["name"] for p in games[0]["players"]) == sorted([long, "x" * 22 + " 2"])
+    assert games[2]["id"] == games[3]["id"] != games[0]["id"]
