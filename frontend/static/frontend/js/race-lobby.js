@@ -1,5 +1,7 @@
-// The race's waiting room: who is in and ready, the Ready and Leave buttons, and the links to
+// The race's waiting room: who is in and ready (bots tagged, the offline with the time they
+// leave at), the ready timeout while it runs, the Ready and Leave buttons, and the links to
 // share (join, or watch with ?watch=1), each with a copy button.
+import { createBotTag, createPresence, fillPresence, setCountdown } from "./race-presence.js";
 
 /** Copy text to the clipboard; falls back to selecting the input for the old way. */
 async function copyText(input) {
@@ -13,9 +15,11 @@ async function copyText(input) {
 }
 
 export class LobbyPanel {
-  /** root: #race-lobby; actions: { ready(), leave() } */
-  constructor(root, actions) {
+  /** root: #race-lobby; actions: { ready(), leave() }; now(): the server's time (epoch ms). */
+  constructor(root, actions, now = () => Date.now()) {
     this.root = root;
+    this.now = now;
+    this.timeout = root.querySelector("#ready-timeout");
     this.list = root.querySelector("#players");
     this.count = root.querySelector("#player-count");
     this.hint = root.querySelector("#lobby-hint");
@@ -68,6 +72,30 @@ export class LobbyPanel {
     else if (me) hint = "Press Ready when you are: the countdown starts once everyone is.";
     else hint = `${waiting} racer${waiting === 1 ? "" : "s"} not ready yet.`;
     this.hint.textContent = hint;
+    this.renderTimeout(race);
+  }
+
+  /** While two are ready and others not: "Not ready players leave in 0:23: Carol." */
+  renderTimeout(race) {
+    const { game } = race;
+    const late = game.players.filter((player) => player.status !== "ready");
+    const deadline = game.ready_deadline;
+    this.timeout.hidden = !deadline || late.length === 0;
+    if (this.timeout.hidden) {
+      this.timeout.replaceChildren();
+      return;
+    }
+    const clock = document.createElement("strong");
+    clock.className = "ready-clock";
+    setCountdown(clock, deadline, "clock", this.now());
+    const meLate = late.some((player) => player.id === race.you);
+    const names = late.filter((player) => player.id !== race.you).map((player) => player.name);
+    const lead = `${meLate ? "Press Ready: not" : "Not"} ready players leave in `;
+    const parts = [lead, clock];
+    if (!meLate) parts.push(`: ${names.join(", ")}`);
+    parts.push(".");
+    this.timeout.replaceChildren(...parts);
+    this.timeout.dataset.you = meLate ? "late" : "";
   }
 
   renderPlayers(race) {
@@ -86,6 +114,11 @@ export class LobbyPanel {
         you.textContent = "you";
         item.append(you);
       }
+      if (player.is_bot) item.append(createBotTag());
+      const presence = createPresence();
+      fillPresence(presence, race, player, this.now());
+      item.dataset.online = presence.hidden ? "" : "0";
+      item.append(presence);
       const badge = document.createElement("span");
       badge.className = "lobby-badge";
       badge.textContent = ready ? "ready" : "not ready";

@@ -1,8 +1,9 @@
 // The race page: waiting room, countdown, race and results, for a racer (its own board with
 // full controls, beside every racer's progress: counts only, never their cells) or for a
-// spectator (every board, held back a few seconds by the server while the race runs).
+// spectator (every board, held back a few seconds by the server while the race runs). Who is
+// offline and when the server drops them, and the ready timeout.
 import { fetchAnalysis, reviewOf } from "./analysis.js";
-import { ApiError, sameSettings, startGame } from "./api.js";
+import { ApiError, getGame, sameSettings, startGame } from "./api.js";
 import { attachBoardInput } from "./board-input.js";
 import { BoardView, describeState, stateOfWire } from "./board-view.js";
 import { describeGame } from "./format.js";
@@ -18,6 +19,7 @@ import { RaceClocks } from "./race-clocks.js";
 import { Countdown } from "./race-countdown.js";
 import { LobbyPanel } from "./race-lobby.js";
 import { ownStatusLine, RacerList } from "./race-players.js";
+import { tickDeadlines } from "./race-presence.js";
 import { ResignControl } from "./race-resign.js";
 import { RaceResults } from "./race-results.js";
 import { SpectatorBoards } from "./race-spectate.js";
@@ -25,6 +27,7 @@ import { FINAL, RaceState } from "./race-state.js";
 import { GameSession } from "./session.js";
 
 const SIDE_PANEL_PX = 320; // .race-side's width and the gap before it (race.css)
+const TICK_MS = 250; // the offline racers' and the ready timeout's countdowns
 const FALLBACK_NOTES = {
   not_running: "This race has already started, so you are watching it.",
   game_full: "This race is full, so you are watching it.",
@@ -36,10 +39,11 @@ const race = new RaceState();
 const boardElement = $("board");
 const view = new BoardView(boardElement, $("board-scroll"), { beside: SIDE_PANEL_PX });
 const hud = new Hud({ minesLeft: $("mines-left"), timer: $("timer"), face: $("face") });
-const lobby = new LobbyPanel($("race-lobby"), { ready: sendReady, leave: sendLeave });
-const racers = new RacerList($("opponents"));
+const serverNow = () => (session ? session.clock.now() : Date.now());
+const lobby = new LobbyPanel($("race-lobby"), { ready: sendReady, leave: sendLeave }, serverNow);
+const racers = new RacerList($("opponents"), serverNow);
 const results = new RaceResults($("race-results"), { newRace });
-const spectated = new SpectatorBoards($("spectator-boards"));
+const spectated = new SpectatorBoards($("spectator-boards"), serverNow);
 const resign = new ResignControl($("resign-area"), sendResign);
 let session = null;
 let countdown = null;
@@ -120,6 +124,38 @@ async function showAnalysis() {
   }
 }
 
+/**
+ * What no frame carries, from the public state: the ready timeout after a lobby change, and
+ * when offline racers are dropped once the race has started (the rule changes with it).
+ * Requests made while one is on its way are folded into one more after it.
+ */
+let refreshing = null;
+let refreshAgain = false;
+async function refreshState() {
+  if (refreshing) {
+    refreshAgain = true;
+    return;
+  }
+  refreshing = getGame(race.game.id);
+  try {
+    race.refreshed(await refreshing);
+    render();
+  } catch {
+    // the next lobby event or welcome brings it
+  } finally {
+    refreshing = null;
+    if (refreshAgain) {
+      refreshAgain = false;
+      refreshState();
+    }
+  }
+}
+
+function lobbyChanged() {
+  render();
+  if (race.status === "lobby") refreshState();
+}
+
 // ---- server messages -------------------------------------------------------------------------
 
 const handlers = {
@@ -154,12 +190,12 @@ const handlers = {
 
   joined(message) {
     race.joined(message);
-    render();
+    lobbyChanged();
   },
 
   ready(message) {
     race.ready(message);
-    render();
+    lobbyChanged();
   },
 
   left(message) {
@@ -170,6 +206,11 @@ const handlers = {
       window.location.assign("/");
       return;
     }
+    lobbyChanged();
+  },
+
+  presence(message) {
+    race.presence(message);
     render();
   },
 
@@ -188,6 +229,7 @@ const handlers = {
     countdown.started();
     clocks.sync(race);
     render();
+    if (race.anyOffline()) refreshState(); // dropped by the race's rule now, not the lobby's
   },
 
   cells(message) {
@@ -228,8 +270,11 @@ const handlers = {
 
 // ---- what this page sends --------------------------------------------------------------------
 
+/** Send a frame; returns its id, or null (and says so) when not connected. */
 function send(message) {
-  if (session.send(message) === null) showMessage("Not connected: reconnecting…");
+  const id = session.send(message);
+  if (id === null) showMessage("Not connected: reconnecting…");
+  return id;
 }
 
 function sendReady() {
@@ -314,5 +359,6 @@ export function start(gameId, initialGame) {
     },
   });
   countdown = new Countdown($("countdown"), session.clock);
+  setInterval(() => tickDeadlines(document.body, session.clock.now()), TICK_MS);
   session.connect();
 }

@@ -1,7 +1,9 @@
-// One racer at a glance: name, status, a progress bar (revealed / safe cells), flags and
-// clicks. Used for the racers beside a player's board (#opponents) and above each board a
-// spectator watches. Rows are updated in place, so the bars animate as they grow.
+// One racer at a glance: name (a bot tagged), status, whether it is offline and when it is
+// dropped, a progress bar (revealed / safe cells), flags and clicks. Used for the racers beside
+// a player's board (#opponents) and above each board a spectator watches. Rows are updated in
+// place, so the bars animate as they grow.
 import { seconds } from "./format.js";
+import { createBotTag, createPresence, fillPresence } from "./race-presence.js";
 
 const STATUS_TEXT = {
   joined: "not ready",
@@ -40,7 +42,11 @@ export function createRacer(tag = "div") {
   row.className = "racer";
   const line = part("div", "racer-line", row);
   part("span", "racer-name", line);
+  const bot = createBotTag();
+  bot.hidden = true;
+  line.append(bot);
   part("span", "racer-status", line);
+  row.append(createPresence());
   const track = part("div", "progress", row);
   track.setAttribute("role", "progressbar");
   track.setAttribute("aria-valuemin", "0");
@@ -49,7 +55,8 @@ export function createRacer(tag = "div") {
   return row;
 }
 
-export function fillRacer(row, player, { you = false } = {}) {
+/** race: the RaceState (for presence), nowMs: the server's time now. */
+export function fillRacer(row, player, { you = false, race = null, nowMs = Date.now() } = {}) {
   const safe = player.safe_cells || 1;
   const revealed = player.revealed ?? 0;
   row.dataset.player = player.id;
@@ -58,7 +65,11 @@ export function fillRacer(row, player, { you = false } = {}) {
   const name = row.querySelector(".racer-name");
   name.textContent = player.name;
   name.dataset.you = you ? "1" : "";
+  row.querySelector(".tag-bot").hidden = !player.is_bot;
   row.querySelector(".racer-status").textContent = statusText(player);
+  const presence = row.querySelector(".presence");
+  if (race) fillPresence(presence, race, player, nowMs);
+  row.dataset.online = presence.hidden ? "" : "0";
   const track = row.querySelector(".progress");
   track.setAttribute("aria-valuemax", String(safe));
   track.setAttribute("aria-valuenow", String(revealed));
@@ -74,8 +85,10 @@ export function fillRacer(row, player, { you = false } = {}) {
 
 /** The list of racers beside a player's board: this browser's player first. */
 export class RacerList {
-  constructor(list) {
+  /** now(): the server's time in epoch ms. */
+  constructor(list, now = () => Date.now()) {
     this.list = list;
+    this.now = now;
     this.rows = new Map();
   }
 
@@ -88,7 +101,7 @@ export class RacerList {
         row = createRacer("li");
         this.rows.set(player.id, row);
       }
-      fillRacer(row, player, { you: player.id === race.you });
+      fillRacer(row, player, { you: player.id === race.you, race, nowMs: this.now() });
       const there = this.list.children[index] ?? null;
       if (there !== row) this.list.insertBefore(row, there);
       seen.add(player.id);

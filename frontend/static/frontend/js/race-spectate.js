@@ -19,8 +19,10 @@ function edges(element, padding = true) {
 }
 
 export class SpectatorBoards {
-  constructor(root) {
+  /** now(): the server's time in epoch ms (for the offline racers' countdowns). */
+  constructor(root, now = () => Date.now()) {
     this.root = root;
+    this.now = now;
     this.boards = new Map(); // player id -> { element, racer, view }
     this.width = 0;
     this.height = 0;
@@ -82,7 +84,7 @@ export class SpectatorBoards {
     for (const player of race.players) {
       const board = this.boards.get(player.id);
       if (!board) continue;
-      fillRacer(board.racer, player);
+      fillRacer(board.racer, player, { race, nowMs: this.now() });
       board.element.dataset.status = player.status;
     }
   }

@@ -64,7 +64,34 @@ export class RaceState {
       flags: 0,
       clicks: 0,
       time_ms: null,
+      is_bot: false,
+      online: null, // not announced yet: it has just said hello
+      drop_at: null,
     });
+  }
+
+  /** A `presence` frame: a racer came or went; an offline one is dropped at `drop_at`. */
+  presence({ player, online, drop_at: dropAt }) {
+    const row = this.player(player);
+    if (row) Object.assign(row, { online, drop_at: online ? null : dropAt ?? null });
+  }
+
+  /**
+   * Take what no frame carries from a fresh public state (GET /api/games/<id>/): the
+   * waiting room's ready_deadline, and drop_at of racers still offline here and there.
+   */
+  refreshed(state) {
+    if (!this.game || state.status !== this.status) return;
+    if (this.status === "lobby") this.game.ready_deadline = state.ready_deadline ?? null;
+    for (const fresh of state.players ?? []) {
+      const row = this.player(fresh.id);
+      if (row && row.online === false && fresh.online === false) row.drop_at = fresh.drop_at;
+    }
+  }
+
+  /** Whether a racer is offline as far as this page knows. */
+  anyOffline() {
+    return this.players.some((player) => player.online === false && player.id !== this.you);
   }
 
   ready({ player }) {
@@ -80,6 +107,7 @@ export class RaceState {
   countdown({ starts_at: startsAt, start }) {
     if (!this.game || this.status === "running" || this.status === "finished") return;
     Object.assign(this.game, { status: "countdown", starts_at: startsAt, start });
+    this.game.ready_deadline = null;
   }
 
   started({ started_at: startedAt, start }) {

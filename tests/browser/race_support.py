@@ -1,0 +1,131 @@
+"""Helpers for the presence, rematch and ratings browser tests: racers with a nickname, a race
+joined and started from its page, accounts, quick match over the WebSocket, screenshots."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+import uuid
+from contextlib import ExitStack
+from pathlib import Path
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tests.browser.support import expect, wait_ready
+
+PASSWORD = "mine-field-42-Orbit"
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:6]}"
+
+
+def shoot(page, name: str) -> None:
+    """A screenshot for a human, when MINERACE_SHOTS names a folder (e.g. /tmp/shots12)."""
+    folder = os.environ.get("MINERACE_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name))
+
+
+def api(base_url: str, path: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base_url + path, data=data, method="POST" if data else "GET")
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+
+
+def player_ids(base_url: str, game_id: str) -> dict[str, str]:
+    """Player name -> id, from the public state."""
+    game = api(base_url, f"/api/games/{game_id}/")
+    return {player["name"]: player["id"] for player in game["players"]}
+
+
+def game_id_of(page) -> str:
+    return re.search(r"/games/([A-Za-z0-9_-]+)/", page.url).group(1)
+
+
+def racer(open_page, name: str):
+    """A page in a fresh profile whose stored nickname is `name`."""
+    page = open_page()
+    page.add_init_script(f"localStorage.setItem('minerace.nickname', {json.dumps(name)})")
+    return page
+
+
+def join(page, url: str) -> None:
+    page.goto(url)
+    wait_ready(page)
+    expect(page.locator("#connection")).to_have_text(re.compile("^racing as "))
+
+
+def start_race(pages) -> None:
+    """Every page presses Ready; wait until the race runs on each."""
+    for page in pages:
+        page.click("#ready-button")
+    for page in pages:
+        expect(page.locator("body")).to_have_attribute("data-phase", "running")
+
+
+def resign(page) -> None:
+    page.click("#resign-button")
+    page.click("#resign-yes")
+
+
+def sign_up(page, base_url: str, username: str) -> None:
+    """Make an account through the signup form; the page's profile stays logged in."""
+    page.goto(base_url + "/accounts/signup/")
+    form = page.locator("#signup-form")
+    form.locator("[name=username]").fill(username)
+    form.locator("[name=password1]").fill(PASSWORD)
+    form.locator("[name=password2]").fill(PASSWORD)
+    form.locator("[type=submit]").click()
+    page.wait_for_url(base_url + "/")
+
+
+def _seek(stack: ExitStack, base_url: str, seeker) -> object:
+    """A quick-match socket seeking a classic beginner race: as the account logged in on a
+    page (its session cookie), or as a guest when `seeker` is a name."""
+    headers = {}
+    frame = {"type": "seek", "preset": "beginner", "no_guess": False, "id": 1}
+    if isinstance(seeker, str):
+        frame["name"] = seeker
+    else:
+        cookies = seeker.context.cookies(base_url)
+        headers["Cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
+    url = base_url.replace("http", "ws", 1) + "/ws/match/"
+    socket = stack.enter_context(
+        connect(url, origin=base_url, proxy=None, additional_headers=headers)
+    )
+    socket.send(json.dumps(frame))
+    return socket
+
+
+def quick_match(base_url: str, seekers: list) -> list[dict]:
+    """Pair `seekers` (pages with an account logged in, or guest names) through /ws/match/;
+    returns each one's `matched` frame (the race's public state and that seeker's token)."""
+    frames = []
+    with ExitStack() as stack:
+        sockets = [_seek(stack, base_url, seeker) for seeker in seekers]
+        for seeker, socket in zip(seekers, sockets, strict=True):
+            seen = []
+            while True:
+                try:
+                    frame = json.loads(socket.recv(timeout=15))
+                except ConnectionClosed as closed:
+                    raise AssertionError(f"{seeker}: closed unmatched after {seen}") from closed
+                seen.append(frame)
+                assert frame["type"] != "error", frame
+                if frame["type"] == "matched":
+                    frames.append(frame)
+                    break
+    assert len({frame["game"]["id"] for frame in frames}) == 1
+    return frames
+
+
+def hand_token(page, game_id: str, token: str) -> None:
+    """Store a resume token where the game page looks for it (storage.js)."""
+    key = f"minerace.token.{game_id}"
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)", [key, token])
