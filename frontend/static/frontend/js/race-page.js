@@ -1,7 +1,7 @@
 // The race page: waiting room, countdown, race and results, for a racer (its own board with
 // full controls, beside every racer's progress: counts only, never their cells) or for a
 // spectator (every board, held back a few seconds by the server while the race runs). Who is
-// offline and when the server drops them, and the ready timeout.
+// offline and when the server drops them, the ready timeout, and a rematch after the end.
 import { fetchAnalysis, reviewOf } from "./analysis.js";
 import { ApiError, getGame, sameSettings, startGame } from "./api.js";
 import { attachBoardInput } from "./board-input.js";
@@ -20,6 +20,7 @@ import { Countdown } from "./race-countdown.js";
 import { LobbyPanel } from "./race-lobby.js";
 import { ownStatusLine, RacerList } from "./race-players.js";
 import { tickDeadlines } from "./race-presence.js";
+import { RematchControl } from "./race-rematch.js";
 import { ResignControl } from "./race-resign.js";
 import { RaceResults } from "./race-results.js";
 import { SpectatorBoards } from "./race-spectate.js";
@@ -43,6 +44,10 @@ const serverNow = () => (session ? session.clock.now() : Date.now());
 const lobby = new LobbyPanel($("race-lobby"), { ready: sendReady, leave: sendLeave }, serverNow);
 const racers = new RacerList($("opponents"), serverNow);
 const results = new RaceResults($("race-results"), { newRace });
+const rematch = new RematchControl($("race-results"), {
+  send,
+  nameOf: (id) => race.player(id)?.name ?? null,
+});
 const spectated = new SpectatorBoards($("spectator-boards"), serverNow);
 const resign = new ResignControl($("resign-area"), sendResign);
 let session = null;
@@ -69,6 +74,7 @@ function render() {
   if (!spectating()) racers.render(race);
   else spectated.renderPlayers(race);
   resign.render(race.canMove());
+  rematch.render(race);
   $("spectate-bar").hidden = !spectating();
   $("delay-note").hidden = game.status === "finished";
   $("race-status").textContent = ownStatusLine(game, me);
@@ -214,6 +220,10 @@ const handlers = {
     render();
   },
 
+  rematch(message) {
+    rematch.offered(message);
+  },
+
   countdown(message) {
     race.countdown(message);
     if (spectating()) spectated.build(race);
@@ -263,6 +273,7 @@ const handlers = {
 
   error(message) {
     if (message.code === "too_fast") return showMessage("Slow down: too many moves at once.");
+    if (rematch.refused(message.re)) return showMessage(message.message || message.code);
     if (message.code === "not_running" && FINAL.has(race.me()?.status)) return;
     showMessage(message.message || message.code);
   },

@@ -1,8 +1,8 @@
-// The end of a race: the ranking from `game_over` as a table (this browser's row marked), each
-// racer's analysis once it has come (forced guesses, the fatal click; in words for this
-// browser's racer), and the seed with a check anyone can repeat: its SHA-256 must equal the
-// seed_commitment the server published before the race, so the board was fixed before anyone
-// played.
+// The end of a race: the ranking from `game_over` as a table (this browser's row marked, bots
+// tagged, and in a rated race each account's rating change), each racer's analysis once it has
+// come (forced guesses, the fatal click; in words for this browser's racer), and the seed with
+// a check anyone can repeat: its SHA-256 must equal the seed_commitment the server published
+// before the race, so the board was fixed before anyone played.
 import {
   chanceText,
   fatalSentence,
@@ -14,6 +14,30 @@ import {
 import { describeSize, fixed, percent, seconds } from "./format.js";
 
 const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish" };
+const MINUS = "\u2212";
+
+/** "1000 → 1062 (+62)"; null for a guest (rated races only rate accounts). */
+export function ratingChange(result) {
+  const before = result.rating_before;
+  const after = result.rating_after;
+  if (typeof before !== "number" || typeof after !== "number") return null;
+  const delta = after - before;
+  const sign = delta > 0 ? "+" : delta < 0 ? MINUS : "±";
+  return { text: `${before} → ${after} (${sign}${Math.abs(delta)})`, delta };
+}
+
+function fillRating(td, result) {
+  const change = ratingChange(result);
+  if (!change) {
+    td.textContent = "–";
+    td.title = "Guests are not rated";
+    td.dataset.change = "none";
+    return;
+  }
+  td.textContent = change.text;
+  td.title = `Rating before this race ${result.rating_before}, after it ${result.rating_after}`;
+  td.dataset.change = change.delta > 0 ? "up" : change.delta < 0 ? "down" : "same";
+}
 
 /** The hex SHA-256 of a string's UTF-8, or null where crypto.subtle is missing. */
 export async function sha256Hex(text) {
@@ -95,24 +119,37 @@ export class RaceResults {
       row.dataset.player = result.player;
       row.dataset.rank = result.rank;
       row.dataset.status = result.status;
+      row.dataset.name = result.name;
       if (result.player === race.you) row.classList.add("me");
       cell(row, String(result.rank), "rank");
-      cell(row, result.name, "name");
+      const name = cell(row, result.name, "name");
+      if (race.player(result.player)?.is_bot) {
+        const bot = document.createElement("span");
+        bot.className = "tag-bot";
+        bot.textContent = "bot";
+        name.append(" ", bot);
+      }
       cell(row, STATUS_TEXT[result.status] ?? result.status, "status");
       cell(row, seconds(result.time_ms), "num");
       cell(row, fixed(result.bbbv_per_s, 2), "num");
       cell(row, percent(result.efficiency), "num");
       cell(row, String(result.clicks ?? "–"), "num");
+      const rating = cell(row, "", "num rating");
+      rating.hidden = !game.rated;
+      if (game.rated) fillRating(rating, result);
       cell(row, "", "analysis");
       return row;
     });
+    this.root.querySelector("#rating-head").hidden = !game.rated;
+    this.root.dataset.rated = game.rated ? "1" : "";
     this.body.replaceChildren(...rows);
     this.fillAnalyses(race);
     this.root.querySelector("#results-title").textContent = this.title(race, results);
     const bbbv = results[0]?.bbbv;
     const noGuess = game.no_guess ? " · No guessing" : "";
+    const rated = game.rated ? " · Rated" : "";
     this.root.querySelector("#results-board").textContent =
-      `${describeSize(game)}${noGuess}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
+      `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
     this.showSeed(game);
     const wasHidden = this.root.hidden;
     this.root.hidden = false;
@@ -131,7 +168,7 @@ export class RaceResults {
       const id = row.dataset.player;
       const review = analysis === undefined ? undefined : reviewOf(analysis, id);
       const own = race.role === "player" && id === race.you;
-      const name = row.querySelector("td.name").textContent;
+      const { name } = row.dataset;
       fillAnalysis(row.querySelector("td.analysis"), review, { own, name });
     }
     // This browser's racer, in words.
