@@ -1,5 +1,7 @@
-// A player's page: personal bests per preset (time and 3BV/s), on classic boards and, apart,
-// on no-guess boards (once there is one), and the recent ranked games.
+// A player's page: an account's ratings per preset and kind of board (provisional ones
+// marked) with each rating's history as a chart and a table, personal bests per preset (time
+// and 3BV/s), on classic boards and, apart, on no-guess boards (once there is one), and the
+// recent ranked games.
 import {
   DASH,
   PRESET_LABELS,
@@ -13,6 +15,7 @@ import {
   timeElement,
 } from "./page-format.js";
 import { getPlayer } from "./api.js";
+import { racesText, ratingChart } from "./rating-chart.js";
 
 const page = document.getElementById("player");
 const status = document.getElementById("player-status");
@@ -23,6 +26,8 @@ const bestsSection = document.getElementById("player-bests");
 const bestCards = document.getElementById("best-cards");
 const noGuessSection = document.getElementById("player-no-guess-bests");
 const noGuessCards = document.getElementById("no-guess-best-cards");
+const ratingsSection = document.getElementById("player-ratings");
+const ratingCards = document.getElementById("rating-cards");
 const recentSection = document.getElementById("player-recent");
 const recentBody = document.querySelector("#recent-table tbody");
 
@@ -86,6 +91,92 @@ function anyBest(bests) {
   return Object.values(bests ?? {}).some((kinds) => Object.values(kinds ?? {}).some(Boolean));
 }
 
+const PRESET_ORDER = Object.keys(PRESET_LABELS);
+const MINUS = "\u2212";
+
+/** Presets in the usual order, classic before no-guess. */
+function byPresetAndVariant(a, b) {
+  const order = (rating) =>
+    PRESET_ORDER.indexOf(rating.preset) * 2 + (rating.variant === "no_guess" ? 1 : 0);
+  return order(a) - order(b);
+}
+
+/** A rating's history as a table: the chart's numbers for those who cannot see it. */
+function historyTable(rating, label) {
+  const table = document.createElement("table");
+  table.className = "data-table rating-history";
+  const caption = document.createElement("caption");
+  caption.className = "visually-hidden";
+  caption.textContent = `${label} rating after each rated race`;
+  const head = document.createElement("thead");
+  head.innerHTML =
+    '<tr><th scope="col">Race</th><th scope="col">Date</th>' +
+    '<th scope="col" class="num">Rating</th><th scope="col" class="num">Change</th>' +
+    '<th scope="col"><span class="visually-hidden">Replay</span></th></tr>';
+  const body = document.createElement("tbody");
+  let previous = null;
+  rating.history.forEach((entry, index) => {
+    const row = document.createElement("tr");
+    row.dataset.game = entry.game;
+    const delta = previous === null ? null : entry.rating - previous;
+    let change = DASH;
+    if (delta !== null) change = delta > 0 ? `+${delta}` : delta < 0 ? `${MINUS}${-delta}` : "±0";
+    row.append(
+      tableCell(String(index + 1), "index"),
+      tableCell(timeElement(entry.at), "date"),
+      tableCell(String(entry.rating), "num rating"),
+      tableCell(change, "num change"),
+      tableCell(replayLink(entry.game), "action"),
+    );
+    previous = entry.rating;
+    body.append(row);
+  });
+  table.append(caption, head, body);
+  return table;
+}
+
+function ratingCard(rating, index) {
+  const card = document.createElement("article");
+  card.className = "card rating-card";
+  card.dataset.preset = rating.preset;
+  card.dataset.variant = rating.variant;
+  const label = presetLabel(rating.preset);
+  const head = document.createElement("div");
+  head.className = "rating-card-head";
+  const title = document.createElement("h3");
+  title.textContent = label;
+  if (rating.variant === "no_guess") title.append(" ", noGuessTag());
+  head.append(title);
+  if (rating.provisional) {
+    const mark = document.createElement("span");
+    mark.className = "provisional";
+    mark.textContent = "provisional";
+    mark.title = "Fewer than 5 rated races: this rating is still settling";
+    head.append(mark);
+  }
+  const line = document.createElement("p");
+  line.className = "rating-line";
+  const value = document.createElement("span");
+  value.className = "rating-value";
+  value.textContent = String(rating.rating);
+  const games = document.createElement("span");
+  games.className = "rating-games";
+  games.textContent = racesText(rating.games);
+  line.append(value, games);
+  const chartLabel = rating.variant === "no_guess" ? `${label} no-guess` : label;
+  const chart = ratingChart(rating.history ?? [], { label: chartLabel, id: `rating-${index}` });
+  const details = document.createElement("details");
+  details.className = "rating-table";
+  const summary = document.createElement("summary");
+  summary.textContent = "History as a table";
+  const scroll = document.createElement("div");
+  scroll.className = "table-scroll";
+  scroll.append(historyTable({ ...rating, history: rating.history ?? [] }, chartLabel));
+  details.append(summary, scroll);
+  card.append(head, line, chart, details);
+  return card;
+}
+
 function recentRow(entry) {
   const tr = document.createElement("tr");
   tr.dataset.game = entry.game;
@@ -117,6 +208,9 @@ function show(player) {
   badge.textContent = mark.textContent;
   badge.title = mark.title;
   badge.hidden = false;
+  const ratings = [...(player.ratings ?? [])].sort(byPresetAndVariant);
+  ratingCards.replaceChildren(...ratings.map(ratingCard));
+  ratingsSection.hidden = ratings.length === 0;
   bestCards.replaceChildren(...bestCardsOf(player.bests, "classic"));
   bestsSection.hidden = false;
   const noGuess = anyBest(player.no_guess_bests);

@@ -1,0 +1,117 @@
+// A rating's history as a small inline SVG line chart (no library): one point per rated race,
+// oldest on the left, the lowest and highest ratings labelled on the left and the first and
+// last dates below. Screen readers get a title and a description with the numbers (the page
+// also offers the history as a table).
+
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 360;
+const HEIGHT = 140;
+const PAD = { left: 44, right: 12, top: 12, bottom: 22 };
+const MIN_SPAN = 20; // rating points: a flat history is not drawn as a cliff
+
+const SHORT_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+
+function svgElement(name, attributes = {}, text = null) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  if (text !== null) element.textContent = text;
+  return element;
+}
+
+function dateOf(iso) {
+  return iso ? SHORT_DATE.format(new Date(iso)) : "";
+}
+
+/** "1 rated race", "3 rated races". */
+export function racesText(count) {
+  return `${count} rated race${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * The chart of `history` ([{game, at, rating}], oldest first). label: what is rated
+ * ("Beginner"); id: a prefix unique in the page for the title and description ids.
+ */
+export function ratingChart(history, { label, id }) {
+  const points = history.filter((entry) => typeof entry.rating === "number");
+  const ratings = points.map((entry) => entry.rating);
+  const low = Math.min(...ratings);
+  const high = Math.max(...ratings);
+  const svg = svgElement("svg", {
+    class: "rating-chart",
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    role: "img",
+    "aria-labelledby": `${id}-title ${id}-desc`,
+  });
+  const first = ratings[0];
+  const last = ratings.at(-1);
+  svg.append(
+    svgElement("title", { id: `${id}-title` }, `${label} rating history`),
+    svgElement(
+      "desc",
+      { id: `${id}-desc` },
+      points.length
+        ? `${racesText(points.length)}, from ${first} to ${last}; lowest ${low}, highest ${high}.`
+        : "No rated race yet.",
+    ),
+  );
+  if (!points.length) return svg;
+
+  // The vertical scale: the ratings' range, at least MIN_SPAN, with a margin.
+  const middle = (low + high) / 2;
+  const span = Math.max(high - low, MIN_SPAN) * 1.15;
+  const top = middle + span / 2;
+  const bottom = middle - span / 2;
+  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
+  const xOf = (index) =>
+    points.length === 1
+      ? PAD.left + plotWidth / 2
+      : PAD.left + (index * plotWidth) / (points.length - 1);
+  const yOf = (rating) => PAD.top + ((top - rating) / (top - bottom)) * plotHeight;
+  const round = (value) => Math.round(value * 10) / 10;
+
+  // The lowest and highest ratings: a guide line each, labelled on the left.
+  const guides = svgElement("g", { class: "guides", "aria-hidden": "true" });
+  for (const value of new Set([low, high])) {
+    const y = round(yOf(value));
+    guides.append(
+      svgElement("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y, y2: y }),
+      svgElement("text", { x: PAD.left - 6, y: y + 4, "text-anchor": "end" }, String(value)),
+    );
+  }
+  // The first and the last race's dates under the plot.
+  const baseline = HEIGHT - 6;
+  guides.append(
+    svgElement("text", { x: PAD.left, y: baseline, "text-anchor": "start" }, dateOf(points[0].at)),
+  );
+  const lastDate = dateOf(points.at(-1).at);
+  if (points.length > 1 && lastDate !== dateOf(points[0].at)) {
+    guides.append(
+      svgElement(
+        "text",
+        { x: WIDTH - PAD.right, y: baseline, "text-anchor": "end" },
+        lastDate,
+      ),
+    );
+  }
+  svg.append(guides);
+
+  const coordinates = points.map((entry, index) => [round(xOf(index)), round(yOf(entry.rating))]);
+  if (points.length > 1) {
+    svg.append(
+      svgElement("polyline", {
+        class: "line",
+        points: coordinates.map(([x, y]) => `${x},${y}`).join(" "),
+      }),
+    );
+  }
+  points.forEach((entry, index) => {
+    const [cx, cy] = coordinates[index];
+    const point = svgElement("circle", { class: "point", cx, cy, r: 4 });
+    point.dataset.rating = String(entry.rating);
+    const label = `Race ${index + 1}, ${dateOf(entry.at)}: ${entry.rating}`;
+    point.append(svgElement("title", {}, label));
+    svg.append(point);
+  });
+  return svg;
+}
