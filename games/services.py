@@ -32,6 +32,7 @@ from games.models import (
     PlayerStatus,
 )
 from games.moves.service import MoveOutcome, move_apply
+from games.presence.views import ready_deadline
 from games.race_clock import game_tick, overdue_games
 from games.scores import score_record
 from games.timefmt import iso
@@ -167,8 +168,9 @@ def player_ready(*, player_id: str) -> list[Event]:
         return []  # again: no change
     player.status = PlayerStatus.READY
     player.save(update_fields=["status"])
-    events = [to_everyone(game, "ready", {"player": player.id})]
-    return events + _lobby_settled(game, players)
+    settled = _lobby_settled(game, players)
+    ready = {"player": player.id, "ready_deadline": ready_deadline(game)}
+    return [to_everyone(game, "ready", ready), *settled]
 
 
 def _lobby_settled(game: Game, players: list[Player]) -> list[Event]:
@@ -203,7 +205,9 @@ def player_leave(*, player_id: str) -> list[Event]:
     player, game, players = _lock_lobby(player_id)
     others = [p for p in players if p.id != player_id]  # before delete(), which clears the id
     player.delete()
-    return [to_everyone(game, "left", {"player": player_id}), *_lobby_settled(game, others)]
+    settled = _lobby_settled(game, others)
+    left = {"player": player_id, "ready_deadline": ready_deadline(game)}
+    return [to_everyone(game, "left", left), *settled]
 
 
 @transaction.atomic
@@ -259,4 +263,4 @@ def race_rematch(*, player_id: str) -> list[Event]:
         )
         game.successor = game_create(spec=spec)
         game.save(update_fields=["successor"])
-    return [to_everyone(game, "rematch", {"game": game.successor_id})]
+    return [to_everyone(game, "rematch", {"game": game.successor_id, "by": player_id})]

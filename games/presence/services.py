@@ -158,15 +158,15 @@ def _lobby_idle(now: datetime) -> list[Event]:
 
 
 def _not_ready_in_time(now: datetime) -> list[Event]:
-    """Once two racers are ready, the others have READY_TIMEOUT_S (from then, or from their
-    joining if later) to be ready too, or they leave; the countdown may then begin."""
+    """Once two racers are ready, the others have READY_TIMEOUT_S from then to be ready too
+    (one deadline for all, the lobby's ready_deadline), or they leave; the countdown may then
+    begin."""
     events = []
     limit = now - timedelta(seconds=settings.MINERACE["READY_TIMEOUT_S"])
     late = Player.objects.filter(
         game__status=GameStatus.LOBBY,
         game__ready_since__lte=limit,
         status=PlayerStatus.JOINED,
-        joined_at__lte=limit,
     ).values_list("id", flat=True)
     for player_id in list(late):
         events += _quietly(services.player_leave, player_id)

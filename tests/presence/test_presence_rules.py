@@ -101,19 +101,23 @@ async def test_offline_in_the_lobby_for_lobby_idle_s_leaves_it():
     await alice.nothing_more()  # 14 s: not yet
     await age(bob_id, 16)
     await presence_pass()
-    assert await alice.expect("left") == {"type": "left", "player": bob_id}
+    assert await alice.expect("left") == {"type": "left", "player": bob_id, "ready_deadline": None}
     assert not await database_sync_to_async(Player.objects.filter(pk=bob_id).exists)()
     await alice.close()
 
 
 async def test_not_ready_in_time_leaves_and_the_ready_ones_start():
     game_id, clients, welcomes = await race(names=("alice", "bob", "cleo"))
-    alice, bob, _cleo = clients
+    alice, bob, cleo = clients
     for client in (alice, bob):
         assert (await client.request({"type": "ready"}))["type"] == "ready"
     assert (await game_row(game_id)).ready_since is not None
     state = await database_sync_to_async(selectors.game_state)(game_id)
     assert state["ready_deadline"] is not None
+    bob_ready = await cleo.recv()
+    while bob_ready["type"] != "ready" or bob_ready["player"] != welcomes[1]["you"]:
+        bob_ready = await cleo.recv()
+    assert bob_ready["ready_deadline"] == state["ready_deadline"]  # the second ready starts it
     await presence_pass()
     cleo_id = welcomes[2]["you"]
     assert await database_sync_to_async(Player.objects.filter(pk=cleo_id).exists)()

@@ -272,7 +272,7 @@ async def test_refusals():
     assert (await alice.request({"type": "resign"}))["code"] == "not_running"
     # leave frees the name
     left = await bob.request({"type": "leave"})
-    assert left == {"type": "left", "player": wb["you"], "re": bob.next_id}
+    assert left == {"type": "left", "player": wb["you"], "ready_deadline": None, "re": bob.next_id}
     assert (await alice.expect("left"))["player"] == wb["you"]
     dup = await carol.request({"type": "hello", "role": "player", "name": "ALICE"})
     assert dup["code"] == "name_taken"

@@ -16,8 +16,9 @@ def _short_countdown(settings):
 
 
 async def test_a_rematch_is_made_once_and_every_player_hears_of_it():
-    game_id, clients, _ = await race(no_guess=True)
+    game_id, clients, welcomes = await race(no_guess=True)
     alice, bob = clients
+    alice_id = welcomes[0]["you"]
     early = await alice.request({"type": "rematch"})
     assert (early["type"], early["code"]) == ("error", "not_running")  # before game_over
     await start(clients)
@@ -33,7 +34,7 @@ async def test_a_rematch_is_made_once_and_every_player_hears_of_it():
     while heard["type"] != "rematch":  # the other's `finished` may still be on its way
         assert heard["type"] in ("finished", "game_over"), heard
         heard = await bob.recv()
-    assert heard == {"type": "rematch", "game": successor_id}
+    assert heard == {"type": "rematch", "game": successor_id, "by": alice_id}
     again = await bob.request({"type": "rematch"})
     assert again["game"] == successor_id  # later requests get the same race
 
