@@ -36,11 +36,16 @@ def group_of(preset: str, no_guess: bool) -> str:
 
 
 async def match_and_tell(channel_layer) -> None:
-    """Run a pass, send each matched seeker its race, and tell every queue its size."""
-    for match in await db(services.match_pass)():
-        await channel_layer.send(
-            match.channel, {"type": "match.found", "game": match.game, "token": match.token}
-        )
+    """Plan a pass, race each group and tell its seekers as soon as it commits, then tell
+    every queue its size."""
+    for seeker_ids, bot in await db(services.match_plan)():
+        for match in await db(services.race_group)(seeker_ids, bot):
+            try:
+                await channel_layer.send(
+                    match.channel, {"type": "match.found", "game": match.game, "token": match.token}
+                )
+            except Exception:  # a full or vanished channel must not keep the others untold
+                log.exception("could not tell seeker %s of its race", match.channel)
     for (preset, no_guess), waiting in (await db(_all_counts)()).items():
         await channel_layer.group_send(
             group_of(preset, no_guess), {"type": "seek.waiting", "waiting": waiting}

@@ -87,42 +87,51 @@ def waiting_counts() -> dict[tuple[str, bool], int]:
     return counts
 
 
-@transaction.atomic
-def match_pass() -> list[Matched]:
-    """Pair every compatible group of live seekers and create their races."""
+def match_plan() -> list[tuple[list[int], str | None]]:
+    """Who should race whom now: groups of seeker ids (and a bot level for a seeker left
+    alone). Read without locks; each group is raced in a transaction of its own (race_group),
+    so no pass holds seekers it is not racing, and each race is told as soon as it commits."""
     now = timezone.now()
     Seeker.objects.filter(expires_at__lte=now).delete()  # a dead worker's seekers
-    rows = list(
-        Seeker.objects.select_for_update(skip_locked=True)
-        .filter(expires_at__gt=now)
-        .order_by("created_at", "id")
-    )
+    rows = list(Seeker.objects.filter(expires_at__gt=now).order_by("created_at", "id"))
     kinds: dict[tuple[str, bool], list[Seeker]] = {}
     for row in rows:
         kinds.setdefault((row.preset, row.no_guess), []).append(row)
-    by_id = {row.id: row for row in rows}
-    matched = []
+    plan: list[tuple[list[int], str | None]] = []
     size = settings.MINERACE["MATCH_SIZE"]
     for seekers in kinds.values():
         candidates = [Candidate(s.id, s.rating, s.created_at, s.user_id) for s in seekers]
-        for group in pairs(candidates, size, now):
-            matched += _race_for_or_none([by_id[c.id] for c in group], now)
+        plan += [([c.id for c in group], None) for group in pairs(candidates, size, now)]
+    planned = {i for ids, _ in plan for i in ids}
     alone_since = now - timedelta(seconds=settings.MINERACE["MATCH_BOT_S"])
     for row in rows:
-        if row.created_at <= alone_since and not any(m.channel == row.channel for m in matched):
-            matched += _race_for_or_none([row], now, bot=level_for(row.rating).key)
-    return matched
+        if row.created_at <= alone_since and row.id not in planned:
+            plan.append(([row.id], level_for(row.rating).key))
+    return plan
 
 
-def _race_for_or_none(seekers: list[Seeker], now: datetime, bot: str | None = None):
-    """One group's race in a savepoint: a group that cannot be raced (a bug, a name the rules
-    refuse) is logged and left waiting, and never holds up anyone else's match."""
+def race_group(seeker_ids: list[int], bot: str | None = None) -> list[Matched]:
+    """Race one planned group, if every one of its seekers is still free: the rows are taken
+    with FOR UPDATE SKIP LOCKED (another worker racing any of them means: not this time) and
+    deleted with the race's creation, in one transaction. Nobody is put in two races."""
     try:
         with transaction.atomic():
-            return _race_for(seekers, now, bot)
-    except Exception:
-        log.exception("no race for seekers %s", [s.id for s in seekers])
+            rows = list(
+                Seeker.objects.select_for_update(skip_locked=True)
+                .filter(id__in=seeker_ids, expires_at__gt=timezone.now())
+                .order_by("created_at", "id")
+            )
+            if len(rows) != len(seeker_ids):
+                return []  # one left, was raced elsewhere, or is being raced right now
+            return _race_for(rows, timezone.now(), bot)
+    except Exception:  # a bug, a name the rules refuse: logged, and the others go on
+        log.exception("no race for seekers %s", seeker_ids)
         return []
+
+
+def match_pass() -> list[Matched]:
+    """Plan and race every group (for callers that want the whole pass at once)."""
+    return [m for ids, bot in match_plan() for m in race_group(ids, bot)]
 
 
 def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> list[Matched]:

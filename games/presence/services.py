@@ -100,14 +100,22 @@ def _settle(player_id: str, now: datetime) -> list[Event]:
         return []
     # Conditional: of two workers settling the same change, one updates the row, one nothing.
     due = row.since <= now - ANNOUNCE_EVERY
+    since = now if online else _last_seen(player_id, now)
     changed = PlayerPresence.objects.filter(player_id=player_id, online=row.online).update(
-        online=online, since=now, announced=due
+        online=online, since=since, announced=due
     )
     if not changed or not due:
         return []
-    return [
-        to_everyone(player.game, "presence", presence_payload(player.game, player, online, now))
-    ]
+    payload = presence_payload(player.game, player, online, since)
+    return [to_everyone(player.game, "presence", payload)]
+
+
+def _last_seen(player_id: str, now: datetime) -> datetime:
+    """When an offline player was last known connected: the end of its last lapsed lease (a
+    killed worker's), or now (a clean close deleted the row)."""
+    lapsed = Connection.objects.filter(player_id=player_id, expires_at__lte=now)
+    last = lapsed.order_by("-expires_at").values_list("expires_at", flat=True).first()
+    return last or now
 
 
 def presence_sweep() -> list[Event]:

@@ -186,6 +186,13 @@ async def test_a_dead_workers_lease_runs_out_and_its_racer_goes_offline():
     await move_bob_to_a_dead_worker()
     await presence_pass()
     presence_is(await alice.expect("presence"), bob_id, online=False)
+
+    @database_sync_to_async
+    def offline_since_the_lease_lapsed() -> bool:
+        lapsed = Connection.objects.get(player_id=bob_id).expires_at
+        return PlayerPresence.objects.get(player_id=bob_id).since == lapsed
+
+    assert await offline_since_the_lease_lapsed()  # not from when a sweep noticed
     await presence_pass()
     await alice.nothing_more()  # announced once
     await alice.close()
