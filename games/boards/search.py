@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -25,6 +26,7 @@ from games.errors import ServiceError
 
 T = TypeVar("T")
 
+BOARD_NICENESS = 10
 SEARCH_TIMEOUT_S = 30  # ng1 on expert takes ~12 ms at the median, ~80 ms at p99
 
 log = logging.getLogger(__name__)
@@ -69,8 +71,17 @@ def _shared_pool(processes: int) -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+            _pool = ProcessPoolExecutor(
+                max_workers=processes, mp_context=context, initializer=_yield_the_cpu
+            )
         return _pool
+
+
+def _yield_the_cpu() -> None:
+    """Run the pool below the worker's priority: on a busy machine the worker's event loop
+    gets the CPU first (docs/benchmarks.md: no-guess churn's hold-up on other games)."""
+    with contextlib.suppress(OSError):
+        os.nice(BOARD_NICENESS)
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:

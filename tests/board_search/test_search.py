@@ -46,3 +46,7 @@ def test_warm_up_starts_the_process_before_the_first_search():
     while not pool._processes and time.monotonic() < deadline:
         time.sleep(0.01)
     assert pool._processes
+
+
+def test_the_board_process_runs_below_the_workers_priority():
+    assert search.run_apart(os.nice, 0) == os.nice(0) + search.BOARD_NICENESS
