@@ -35,7 +35,24 @@ def group_of(preset: str, no_guess: bool) -> str:
     return f"seek.{preset}.{int(no_guess)}"
 
 
+_passes: dict[asyncio.AbstractEventLoop, tuple[asyncio.Lock, list[bool]]] = {}
+
+
 async def match_and_tell(channel_layer) -> None:
+    """Run a pass now, or, if this worker is in one, once more right after it: on a busy
+    worker every seek would otherwise start a pass of its own, all planning the same races."""
+    lock, again = _passes.setdefault(asyncio.get_running_loop(), (asyncio.Lock(), [False]))
+    if lock.locked():
+        again[0] = True
+        return
+    async with lock:
+        again[0] = True
+        while again[0]:
+            again[0] = False
+            await _one_pass(channel_layer)
+
+
+async def _one_pass(channel_layer) -> None:
     """Plan a pass, race each group and tell its seekers as soon as it commits, then tell
     every queue its size."""
     for seeker_ids, bot in await db(services.match_plan)():
