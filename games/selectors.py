@@ -15,6 +15,7 @@ from games.errors import ServiceError
 from games.events import spectator_delay_ms
 from games.models import Game, GameMode, GameStatus, Move, Player, SweepSnapshot
 from games.moves.step import cells_payload
+from games.ratings.models import Rating
 from games.services import game_get
 
 LOBBY_LIST_LIMIT = 50
@@ -44,14 +45,28 @@ def running_games() -> list[dict[str, Any]]:
             "-spectators", "-started_at"
         )[:LOBBY_LIST_LIMIT]
     )
-    return _with_players(games)
+    return _with_players(games, ratings=True)
 
 
-def _with_players(games: list[Game]) -> list[dict[str, Any]]:
+def _with_players(games: list[Game], ratings: bool = False) -> list[dict[str, Any]]:
+    """Public states of these games; with `ratings`, each player's rating on that board
+    (null for guests, bots and accounts not rated there yet), for the Watch live list."""
     players: dict[str, list[Player]] = {g.id: [] for g in games}
     for p in Player.objects.filter(game__in=games):
         players[p.game_id].append(p)
-    return [serializers.game_public(g, players[g.id]) for g in games]
+    states = [serializers.game_public(g, players[g.id]) for g in games]
+    if ratings:
+        users = {p.user_id for ps in players.values() for p in ps if p.user_id is not None}
+        shown = {
+            (r.user_id, r.preset, r.variant): r.display
+            for r in Rating.objects.filter(user_id__in=users, games__gt=0)
+        }
+        for game, state in zip(games, states, strict=True):
+            user_of = {p.id: p.user_id for p in players[game.id]}
+            for entry in state["players"]:
+                key = (user_of[entry["id"]], game.preset, game.variant)
+                entry["rating"] = shown.get(key)
+    return states
 
 
 def game_moves(game_id: str) -> list[dict[str, Any]]:

@@ -84,6 +84,23 @@ async def test_running_races_are_listed_most_watched_first(client):
         return [g["id"] for g in response.json()["games"]]
 
     assert await listed("running") == [watched_id, quiet_id]
+
+    @database_sync_to_async
+    def rated_account_in_the_quiet_race():
+        from django.contrib.auth import get_user_model
+
+        from games.models import Player
+        from games.ratings.models import Rating
+
+        ada = get_user_model().objects.create_user(username="ada-live", password="pw-12345678")
+        Rating.objects.create(user=ada, preset="beginner", variant="classic", mu=30, sigma=5,
+                              display=1600, games=3)  # fmt: skip
+        Player.objects.filter(game_id=quiet_id).order_by("joined_at").update(user=ada)
+        games = client.get("/api/games/?status=running").json()["games"]
+        quiet = next(g for g in games if g["id"] == quiet_id)
+        return [p["rating"] for p in quiet["players"]]
+
+    assert await rated_account_in_the_quiet_race() == [1600, 1600]  # both rows point at ada
     assert await listed("lobby") == [lobby_id]
     bad = await database_sync_to_async(client.get)("/api/games/?status=finished")
     assert bad.status_code == 400 and bad.json()["error"]["field"] == "status"

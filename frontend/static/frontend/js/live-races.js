@@ -50,6 +50,13 @@ function racerRow(player) {
   name.textContent = player.name;
   name.title = away ? `${player.name} (offline)` : player.name;
   row.append(name);
+  if (player.rating != null) {
+    const rating = document.createElement("span");
+    rating.className = "live-racer-rating";
+    rating.textContent = String(player.rating);
+    rating.title = `rating ${player.rating}`;
+    row.append(rating);
+  }
   if (player.is_bot) {
     const bot = document.createElement("span");
     bot.className = "tag tag-bot";
@@ -76,7 +83,8 @@ function describeRacer(player) {
   const away = isAway(player);
   const bot = player.is_bot ? " (bot)" : away ? " (offline)" : "";
   const share = Math.round((100 * (player.revealed ?? 0)) / (player.safe_cells || 1));
-  return `${player.name}${bot} ${STATUS_MARK[player.status] ?? `${share}%`}`;
+  const rating = player.rating != null ? ` (${player.rating})` : "";
+  return `${player.name}${rating}${bot} ${STATUS_MARK[player.status] ?? `${share}%`}`;
 }
 
 function fillRaceItem(item, game) {
