@@ -62,7 +62,8 @@ class Game(models.Model):
     ng_attempt = models.PositiveIntegerField(null=True, blank=True)
     # The secret: never serialised before the game is finished.
     seed = models.CharField(max_length=256)
-    seed_commitment = models.CharField(max_length=64)
+    seed_commitment = models.CharField(max_length=64)  # engine.commitment(seed, seed_salt)
+    seed_salt = models.CharField(max_length=32, blank=True, default="")  # "" before v1.1
     status = models.CharField(
         max_length=16, choices=GameStatus.choices, default=GameStatus.LOBBY, db_index=True
     )

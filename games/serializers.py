@@ -81,6 +81,7 @@ def reveal_secrets(game: Game) -> dict[str, Any]:
     board = board_of(game)
     return {
         "seed": game.seed,
+        "seed_salt": game.seed_salt,
         "safe_cell": list(game.safe_cell) if game.safe_cell else None,
         "mine_cells": board.mine_cells() if board else [],
         # no-guess: the k of `seed/ng/k` that ng1 chose (a verifier finds it too)

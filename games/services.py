@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from games.boards.search import ng1_attempt_for
 from games.engine import bbbv, generate_board, start_cell
+from games.engine.commitment import commitment
 from games.engine.noguess import board_seed
 from games.errors import ServiceError
 from games.events import Event, to_everyone
@@ -49,6 +50,7 @@ def hash_token(token: str) -> str:
 def game_create(*, spec: GameSpec) -> Game:
     """Create a game in the lobby; a chosen seed makes it unranked."""
     seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
+    salt = secrets.token_hex(16)  # PROTOCOL.md 1.7: disclosed with the seed at the end
     ng_attempt = None
     if spec.no_guess and spec.mode == GameMode.RACE:  # a race's safe cell is known already
         start = start_cell(spec.width, spec.height, seed)
@@ -64,7 +66,8 @@ def game_create(*, spec: GameSpec) -> Game:
         no_guess=spec.no_guess,
         ng_attempt=ng_attempt,
         seed=seed,
-        seed_commitment=hashlib.sha256(seed.encode("utf-8")).hexdigest(),
+        seed_salt=salt,
+        seed_commitment=commitment(seed, salt),
     )
 
 

@@ -50,7 +50,14 @@ def test_custom_size_and_chosen_seed_are_unranked(client):
     assert custom["ranked"] is False
     seeded = post(client, {"preset": "beginner", "seed": "minerace"}).json()
     assert seeded["ranked"] is False
-    assert seeded["seed_commitment"] == hashlib.sha256(b"minerace").hexdigest()
+    # Salted (PROTOCOL.md 1.7): the bare hash of a guessable seed gives nothing away.
+    assert seeded["seed_commitment"] != hashlib.sha256(b"minerace").hexdigest()
+    assert "seed_salt" not in seeded
+    from games.engine.commitment import commitment
+    from games.models import Game
+
+    salt = Game.objects.get(pk=seeded["id"]).seed_salt
+    assert len(salt) == 32 and seeded["seed_commitment"] == commitment("minerace", salt)
 
 
 def test_server_seeds_are_secret_and_distinct(client):

@@ -5,6 +5,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.engine import start_cell
+from games.engine.commitment import commitment
 from games.engine.noguess import is_no_guess, ng1_attempt, ng1_board
 from games.models import Game
 from games.serializers import game_public
@@ -36,6 +37,8 @@ def verify(state: dict) -> None:
     assert board.mine_cells() == state["mine_cells"]
     assert ng1_attempt(width, height, mines, state["seed"], safe) == state["ng_attempt"]
     assert is_no_guess(board, safe)
+    # and the commitment published at creation binds the seed (PROTOCOL.md 1.7)
+    assert commitment(state["seed"], state["seed_salt"]) == state["seed_commitment"]
 
 
 @pytest.mark.parametrize("preset", ["beginner", "intermediate", "expert"])

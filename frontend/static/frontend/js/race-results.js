@@ -1,7 +1,7 @@
 // The end of a race: the ranking from `game_over` as a table (this browser's row marked, bots
 // tagged, and in a rated race each account's rating change), each racer's analysis once it has
 // come (forced guesses, the fatal click; in words for this browser's racer), and the seed with
-// a check anyone can repeat: its SHA-256 must equal the seed_commitment the server published
+// a check anyone can repeat: SHA-256 of salt ":" seed must equal the seed_commitment the server published
 // before the race, so the board was fixed before anyone played.
 import {
   chanceText,
@@ -200,8 +200,10 @@ export class RaceResults {
     this.root.querySelector("#seed-commitment").textContent = game.seed_commitment ?? "";
     const verdict = this.root.querySelector("#seed-verdict");
     let hash = null;
+    // PROTOCOL.md 1.7: SHA-256 of salt ":" seed (a game from before salts has none).
+    const salted = game.seed_salt ? `${game.seed_salt}:${seed}` : seed;
     try {
-      hash = await sha256Hex(seed);
+      hash = await sha256Hex(salted);
     } catch {
       hash = null;
     }
@@ -210,10 +212,12 @@ export class RaceResults {
       verdict.textContent = "? cannot check here (this page is not a secure context)";
     } else if (hash === game.seed_commitment) {
       check.dataset.verified = "yes";
-      verdict.textContent = "✓ SHA-256 of the seed equals the commitment published before the race";
+      verdict.textContent = game.seed_salt
+        ? "✓ SHA-256 of the salt and seed equals the commitment published before the race"
+        : "✓ SHA-256 of the seed equals the commitment published before the race";
     } else {
       check.dataset.verified = "no";
-      verdict.textContent = "✗ SHA-256 of the seed does NOT equal the published commitment";
+      verdict.textContent = "✗ the seed does NOT match the published commitment";
     }
   }
 }

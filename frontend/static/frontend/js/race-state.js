@@ -131,12 +131,13 @@ export class RaceState {
     if (row) Object.assign(row, { status, time_ms: timeMs });
   }
 
-  gameOver({ results, seed, safe_cell: safeCell, mine_cells: mineCells }) {
+  gameOver({ results, seed, seed_salt: seedSalt, safe_cell: safeCell, mine_cells: mineCells }) {
     if (!this.game) return;
     Object.assign(this.game, {
       status: "finished",
       results,
       seed,
+      seed_salt: seedSalt,
       safe_cell: safeCell,
       mine_cells: mineCells,
     });
