@@ -31,35 +31,11 @@ def weights(knowledge: Knowledge) -> tuple[dict[int, int], int]:
     return found, total
 
 
-def is_no_guess(board: Board, safe: tuple[int, int]) -> bool:
-    """PROTOCOL.md 1.8 read literally: open the safe cell, reveal what every layout spares."""
-    revealed: set[int] = set()
+def is_no_guess(board: Board, safe: tuple[int, int], mine_count: bool = True) -> bool:
+    """PROTOCOL.md 1.8 read literally: open the safe cell, reveal what every layout spares.
 
-    def reveal(cell: int) -> None:
-        stack = [cell]
-        while stack:
-            c = stack.pop()
-            if c not in revealed:
-                revealed.add(c)
-                if board.numbers[c] == 0:
-                    stack.extend(board.neighbours[c])
-
-    reveal(board.index(*safe))
-    while len(revealed) < board.safe_cells:
-        knowledge = Knowledge.of(board, revealed)
-        found, _ = weights(knowledge)
-        spared = [c for c, w in found.items() if w == 0]
-        if not spared:
-            return False
-        for cell in spared:
-            reveal(cell)
-    return True
-
-
-def is_no_guess_without_count(board: Board, safe: tuple[int, int]) -> bool:
-    """is_no_guess with the mine count left out: any number of mines may fill the hidden cells.
-
-    This is how solvers that ignore the total read a board (ms_toollib's is_solvable).
+    With `mine_count=False` any number of mines may fill the hidden cells: how solvers that
+    ignore the total read a board (ms_toollib's is_solvable).
     """
     revealed: set[int] = set()
 
@@ -75,10 +51,15 @@ def is_no_guess_without_count(board: Board, safe: tuple[int, int]) -> bool:
     reveal(board.index(*safe))
     while len(revealed) < board.safe_cells:
         knowledge = Knowledge.of(board, revealed)
-        mined = set().union(*layouts(knowledge, mine_count=False))  # a mine in some layout
+        mined = set().union(*layouts(knowledge, mine_count))  # a mine in some layout
         spared = [c for c in knowledge.hidden() if c not in mined]
         if not spared:
             return False
         for cell in spared:
             reveal(cell)
     return True
+
+
+def is_no_guess_without_count(board: Board, safe: tuple[int, int]) -> bool:
+    """is_no_guess with the mine count left out."""
+    return is_no_guess(board, safe, mine_count=False)
