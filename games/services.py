@@ -47,6 +47,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def guest_name(name: Any) -> str:
+    """A guest's name: valid, and not an account's (an account plays under its username)."""
+    name = player_name(name)
+    if get_user_model().objects.filter(username__iexact=name).exists():
+        raise ServiceError("name_taken", "that name belongs to a registered player: log in")
+    return name
+
+
 def game_create(*, spec: GameSpec) -> Game:
     """Create a game in the lobby; a chosen seed makes it unranked."""
     seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
@@ -92,9 +100,7 @@ def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
     A logged-in user plays under its username; a guest may not take a registered username.
     """
     user = user if user is not None and user.is_authenticated else None
-    name = user.get_username() if user is not None else player_name(name)
-    if user is None and get_user_model().objects.filter(username__iexact=name).exists():
-        raise ServiceError("name_taken", "that name belongs to a registered player: log in")
+    name = user.get_username() if user is not None else guest_name(name)
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game")

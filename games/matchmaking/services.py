@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -30,7 +29,7 @@ from games.presence.models import PlayerPresence
 from games.presence.services import WORKER
 from games.ratings.models import Rating
 from games.ratings.scale import BASE
-from games.validation import NAME_MAX_CHARS, GameSpec, player_name
+from games.validation import NAME_MAX_CHARS, GameSpec
 
 LEASE = timedelta(seconds=10)
 log = logging.getLogger(__name__)
@@ -53,9 +52,7 @@ def seek_start(*, channel: str, preset: Any, no_guess: Any, name: Any, user: Any
         raise ServiceError("bad_message", "no_guess must be true or false")
     user = user if user is not None and user.is_authenticated else None
     if user is None:
-        name = player_name(name)
-        if get_user_model().objects.filter(username__iexact=name).exists():
-            raise ServiceError("name_taken", "that name belongs to a registered player: log in")
+        name = services.guest_name(name)
         rating = BASE
     else:
         name = user.get_username()
