@@ -204,8 +204,26 @@ MINERACE = {
     # Per-connection message rate: sustained per second, and burst.
     "WS_RATE_PER_S": env_int("MINERACE_WS_RATE_PER_S", 20),
     "WS_RATE_BURST": env_int("MINERACE_WS_RATE_BURST", 40),
-    # Game creations per client address per minute over HTTP.
-    "CREATE_RATE_PER_MIN": env_int("MINERACE_CREATE_RATE_PER_MIN", 60),
+    # Game creations per client address over HTTP, counted by every worker together: a
+    # sustained rate per minute and a burst, so restarting with the face or F2 at human speed
+    # is never refused while a script's flood is.
+    "CREATE_RATE_PER_MIN": env_int("MINERACE_CREATE_RATE_PER_MIN", 180),
+    "CREATE_BURST": env_int("MINERACE_CREATE_BURST", 60),
+    # Per client address, over all workers: open WebSockets at once, and hellos (a sustained
+    # rate per second and a burst).
+    "WS_OPEN_PER_ADDRESS": env_int("MINERACE_WS_OPEN_PER_ADDRESS", 64),
+    "HELLO_RATE_PER_S": env_int("MINERACE_HELLO_RATE_PER_S", 5),
+    "HELLO_BURST": env_int("MINERACE_HELLO_BURST", 30),
+    # Moves of one player over all its connections and workers (the connection rate above
+    # applies to each connection as well).
+    "PLAYER_MOVE_RATE_PER_S": env_int("MINERACE_PLAYER_MOVE_RATE_PER_S", 20),
+    "PLAYER_MOVE_BURST": env_int("MINERACE_PLAYER_MOVE_BURST", 40),
+    # Addresses or networks (CIDR) of the reverse proxies in front of the workers. A request
+    # from one of them is attributed to the rightmost X-Forwarded-For hop that is not itself a
+    # trusted proxy; from anywhere else, to its peer address, whatever it claims.
+    "TRUSTED_PROXIES": [
+        p.strip() for p in os.environ.get("MINERACE_TRUSTED_PROXIES", "").split(",") if p.strip()
+    ],
     # Presence (PROTOCOL.md 2.1): a race player offline this long leaves the lobby; not ready
     # this long after two others are, leaves it; offline this long in a running race is dnf.
     "LOBBY_IDLE_S": env_int("MINERACE_LOBBY_IDLE_S", 15),
