@@ -13,6 +13,7 @@ from games import serializers
 from games.events import Event, to_everyone
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
 from games.ratings.services import race_rate
+from games.scores import score_record
 
 
 def finish_player(player: Player, status: str, t_ms: int | None, now: datetime) -> None:
@@ -28,7 +29,8 @@ def finished_event(game: Game, player: Player) -> Event:
 
 
 def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
-    """End the game once every player is final: game_over with ranking and secrets."""
+    """End the game once every player is final: scores, then game_over with ranking and
+    secrets."""
     game = Game.objects.select_for_update().get(pk=game_id)
     players = list(game.players.all())
     if game.status == GameStatus.FINISHED or any(
@@ -38,6 +40,10 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     game.status = GameStatus.FINISHED
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])
+    # Scores are written only now, all together: a score shows its board's 3BV, which must
+    # stay hidden while anyone is still racing on that board (issue 13.5).
+    for player in players:
+        score_record(game=game, player=player)
     if game.rated:  # the ratings change in this transaction, and game_over tells by how much
         ranks = {row["player"]: row["rank"] for row in serializers.results(game, players)}
         race_rate(game=game, players=players, ranks=ranks)

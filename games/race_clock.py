@@ -19,7 +19,6 @@ from games.events import Event, to_everyone
 from games.finishing import finish_game_if_done, finish_player, finished_event
 from games.models import FINAL_PLAYER_STATUSES, Game, GameMode, GameStatus, Player, PlayerStatus
 from games.moves.step import race_deadline as deadline_after_start
-from games.scores import score_record
 from games.timefmt import iso
 
 
@@ -78,7 +77,6 @@ def game_tick(*, game_id: str) -> list[Event]:
             if p.status not in FINAL_PLAYER_STATUSES:
                 finish_player(p, PlayerStatus.DNF, None, now)
                 p.save(update_fields=["status", "time_ms", "finished_at"])
-                score_record(game=game, player=p)
                 events.append(finished_event(game, p))
         return events + finish_game_if_done(game.id, now)
     return []

@@ -1,6 +1,7 @@
 """Scores of ranked games and the personal bests the all-time leaderboards read.
 
-A score is written in the transaction that finishes its player; a won score may improve the
+Every player's score is written in the transaction that finishes its game (not its player: a
+score carries the board's 3BV, secret while the race runs); a won score may improve the
 name's personal bests (by time and by 3BV/s). Removing a score (moderation) recomputes them.
 """
 

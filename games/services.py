@@ -35,7 +35,6 @@ from games.models import (
 from games.moves.service import MoveOutcome, move_apply
 from games.presence.views import ready_deadline
 from games.race_clock import game_tick, overdue_games
-from games.scores import score_record
 from games.timefmt import iso
 from games.validation import GameSpec, player_name
 
@@ -230,7 +229,6 @@ def player_resign(*, player_id: str) -> list[Event]:
     now = timezone.now()
     finish_player(player, PlayerStatus.DNF, None, now)
     player.save(update_fields=["status", "time_ms", "finished_at"])
-    score_record(game=game, player=player)
     return [finished_event(game, player), *finish_game_if_done(game.id, now)]
 
 

@@ -21,7 +21,6 @@ from games.finishing import finish_game_if_done, finished_event
 from games.models import Game, GameStatus, Player
 from games.moves.state import GameFacts, PlayerState
 from games.moves.step import MoveResult
-from games.scores import score_record
 from games.timefmt import iso
 
 _PLAYER_FIELDS = [
@@ -155,8 +154,7 @@ def _start_solo(result: MoveResult) -> Event:
 
 
 def _finish(result: MoveResult) -> list[Event]:
-    """The player's score, `finished`, and `game_over` if it was the last one playing."""
+    """`finished`, and `game_over` (with the scores) if it was the last one playing."""
     player = Player.objects.get(pk=result.after.id)
     game = Game.objects.get(pk=result.game.id)
-    score_record(game=game, player=player)
     return [finished_event(game, player), *finish_game_if_done(game.id, result.now)]

@@ -14,11 +14,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from games import finishing
 from games.engine import Sweep, generate_board, move_from_action, start_cell
 from games.engine.codec import decode, encode
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus, Move, Player, Score
-from games.moves import service, store
+from games.moves import service
 from games.moves.state import player_states, running_games
 
 pytestmark = pytest.mark.django_db
@@ -188,7 +189,7 @@ def test_a_finish_that_fails_leaves_no_trace_of_the_move(monkeypatch):
     def scoring_fails(**_kwargs):
         raise RuntimeError("the score table is gone")
 
-    monkeypatch.setattr(store, "score_record", scoring_fails)
+    monkeypatch.setattr(finishing, "score_record", scoring_fails)
     with pytest.raises(RuntimeError):
         service.move_apply(player_id=player.id, move=A_MINE)
     assert row(player.id)[:2] == ("playing", 1)

@@ -34,3 +34,34 @@ async def test_every_racer_of_a_ranked_race_scores(monkeypatch):
     assert scores == {"alice": ("won", True, "race"), "bob": ("dnf", False, "race")}
     await alice.close()
     await bob.close()
+
+
+async def test_a_running_race_shows_its_3bv_nowhere_until_it_ends(monkeypatch, async_client):
+    """A racer who finished first must not give the board's 3BV away on a player page or a
+    leaderboard while the others still race on it (issue 13.5)."""
+    game_id = await create_game(mode="race", preset="beginner")
+    from games.models import Game
+
+    seed = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).seed)()
+    monkeypatch.setattr("tests.ws.race_helpers.SEED", seed)
+    alice, wa = await player(game_id, "alice")
+    bob, _wb = await player(game_id, "bob")
+    await alice.expect("joined")
+    await start([alice, bob])
+    await solve(alice, race_board(), wa["you"])
+
+    page = await async_client.get("/api/players/alice/")
+    assert page.status_code == 404
+    board = await async_client.get("/api/leaderboards/beginner/?period=day")
+    assert board.json()["entries"] == []
+    state = (await async_client.get(f"/api/games/{game_id}/")).json()
+    assert state["status"] == "running" and state.get("bbbv") is None
+
+    await bob.request({"type": "resign"})
+    page = (await async_client.get("/api/players/alice/")).json()
+    bbbv = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).bbbv)()
+    assert [(r["game"], r["bbbv"]) for r in page["recent"]] == [(game_id, bbbv)]
+    board = (await async_client.get("/api/leaderboards/beginner/?period=day")).json()
+    assert [e["name"] for e in board["entries"]] == ["alice"]
+    await alice.close()
+    await bob.close()
