@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games.ratings",
     "games.matchmaking",
     "games.bots",
+    "games.accounts",
     "frontend",
 ]
 

@@ -2,12 +2,13 @@
 server, never from the template. Account pages are plain Django forms (sessions, CSRF)."""
 
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from games.accounts.forms import SignupForm
 from games.engine.presets import PRESETS
 
 
@@ -37,15 +38,20 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account (Django's password validation) and log it in."""
-    form = UserCreationForm(request.POST or None)
+    """Create an account (Django's password validation, games.names' rules) and log it in."""
+    form = SignupForm(request.POST or None)
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         next_url = ""
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect(next_url or "lobby")
+        try:
+            with transaction.atomic():  # the user and its name claim, or neither
+                user = form.save()
+        except IntegrityError:  # a look-alike signed up between the check and the save
+            form.add_error("username", "That name, or one that looks like it, is taken.")
+        else:
+            login(request, user)
+            return redirect(next_url or "lobby")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})

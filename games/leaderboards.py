@@ -5,14 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from games.accounts.services import account_of_name
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
+from games.names import name_skeleton
 from games.ratings.selectors import ratings_of
 from games.timefmt import iso
 
@@ -31,7 +32,7 @@ def entry(rank: int, score: Score) -> dict[str, Any]:
         "efficiency": score.efficiency,
         "game": score.game_id,
         "finished_at": iso(score.finished_at),
-        "verified": score.user_id is not None,
+        "verified": score.verified,
     }
 
 
@@ -86,7 +87,11 @@ def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
             finished_at__gte=since,
             **{f"{field}__isnull": False},
         )
-        .annotate(place=Window(RowNumber(), partition_by=[F("name_key")], order_by=order_by))
+        .annotate(
+            place=Window(
+                RowNumber(), partition_by=[F("name_key"), F("verified")], order_by=order_by
+            )
+        )
         .filter(place=1)
         .order_by(order, "finished_at")
     )
@@ -94,21 +99,30 @@ def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
 
 
 def player_page(name: str) -> dict[str, Any]:
-    """A name's personal bests per preset and its recent ranked games."""
-    key = name.casefold()
-    recent = list(Score.objects.filter(name_key=key).order_by("-finished_at")[:20])
+    """A name's personal bests per preset and its recent ranked games.
+
+    Names are compared by skeleton. A name an account holds shows that account's games only:
+    a guest who played under a look-alike before the account existed never mixes in.
+    """
+    key = name_skeleton(name)
+    account = account_of_name(name)
+    verified = account is not None
+    mine = {"name_key": key, "verified": verified}
+    recent = list(Score.objects.filter(**mine).order_by("-finished_at")[:20])
     bests = {
         (b.variant, b.preset, b.kind): b.score
-        for b in PersonalBest.objects.filter(name_key=key).select_related("score")
+        for b in PersonalBest.objects.filter(**mine).select_related("score")
     }
-    if not recent and not bests:
+    if account is None and not recent and not bests:
         raise ServiceError("not_found", "no ranked games under that name")
-    display = recent[0].name if recent else next(iter(bests.values())).name
-    account = get_user_model().objects.filter(username__iexact=display).first()
+    if account is not None:
+        display = account.get_username()
+    else:
+        display = recent[0].name if recent else next(iter(bests.values())).name
     return {
         "name": display,
         "ratings": ratings_of(account.pk)["ratings"] if account else [],
-        "verified": any(s.user_id is not None for s in recent),
+        "verified": verified,
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),
         "recent": [

@@ -105,7 +105,7 @@ class Player(models.Model):
     id = models.CharField(primary_key=True, max_length=32, default=new_public_id, editable=False)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=64)
-    name_key = models.CharField(max_length=256)  # name.casefold(): unique within a game
+    name_key = models.CharField(max_length=256)  # games.names.name_skeleton: unique in a game
     token_hash = models.CharField(max_length=64, unique=True)  # SHA-256 of the resume token
     # The account a logged-in player plays under (its username is the name); null for guests.
     user = models.ForeignKey(
@@ -172,7 +172,10 @@ class Score(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     name = models.CharField(max_length=64)
-    name_key = models.CharField(max_length=256)  # name.casefold(): one leaderboard row per name
+    name_key = models.CharField(max_length=256)  # games.names.name_skeleton
+    # Played by an account (its username is the name). Leaderboards keep one row per name and
+    # per kind, so a guest's entry never replaces or hides an account's, whatever the names.
+    verified = models.BooleanField(default=False)
     preset = models.CharField(max_length=16)
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.CLASSIC)
     mode = models.CharField(max_length=8, choices=GameMode.choices)
@@ -211,6 +214,7 @@ class PersonalBest(models.Model):
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.CLASSIC)
     kind = models.CharField(max_length=16, choices=BestKind.choices)
     name_key = models.CharField(max_length=256)
+    verified = models.BooleanField(default=False)  # the score's: an account's best, or a guest's
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
     sort_value = models.FloatField()  # lower is better: time_ms, or -bbbv_per_s
     finished_at = models.DateTimeField()
@@ -218,7 +222,8 @@ class PersonalBest(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["preset", "variant", "kind", "name_key"], name="one_best_per_name_variant"
+                fields=["preset", "variant", "kind", "name_key", "verified"],
+                name="one_best_per_name_and_kind",
             )
         ]
         indexes = [

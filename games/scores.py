@@ -24,6 +24,7 @@ def score_record(*, game: Game, player: Player) -> Score | None:
         user_id=player.user_id,
         name=player.name,
         name_key=player.name_key,
+        verified=player.user_id is not None,
         preset=game.preset,
         variant=game.variant,
         mode=game.mode,
@@ -57,6 +58,7 @@ def _offer_best(score: Score, kind: str) -> None:
         variant=score.variant,
         kind=kind,
         name_key=score.name_key,
+        verified=score.verified,
         defaults={"score": score, "sort_value": value, "finished_at": score.finished_at},
     )
     if created:
@@ -73,7 +75,12 @@ def score_remove(*, score_id: int) -> None:
     score = Score.objects.select_for_update().filter(pk=score_id).first()
     if score is None:
         return
-    board = {"preset": score.preset, "variant": score.variant, "name_key": score.name_key}
+    board = {
+        "preset": score.preset,
+        "variant": score.variant,
+        "name_key": score.name_key,
+        "verified": score.verified,
+    }
     score.delete()  # cascades to the bests that pointed at it
     remaining = Score.objects.filter(**board, status=PlayerStatus.WON)
     for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):

@@ -14,10 +14,10 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.accounts.services import name_is_claimed
 from games.boards.search import ng1_attempt_for
 from games.engine import bbbv, generate_board, start_cell
 from games.engine.commitment import commitment
@@ -33,10 +33,11 @@ from games.models import (
     PlayerStatus,
 )
 from games.moves.service import MoveOutcome, move_apply
+from games.names import name_clean, name_skeleton
 from games.presence.views import ready_deadline
 from games.race_clock import game_tick, overdue_games
 from games.timefmt import iso
-from games.validation import GameSpec, player_name
+from games.validation import GameSpec
 
 # The move pipeline and the clock, for callers of services.
 __all__ = ["MoveOutcome", "game_tick", "move_apply", "overdue_games"]
@@ -47,9 +48,10 @@ def hash_token(token: str) -> str:
 
 
 def guest_name(name: Any) -> str:
-    """A guest's name: valid, and not an account's (an account plays under its username)."""
-    name = player_name(name)
-    if get_user_model().objects.filter(username__iexact=name).exists():
+    """A guest's name: valid, and not an account's or a look-alike of one (an account plays
+    under its username)."""
+    name = name_clean(name)
+    if name_is_claimed(name):
         raise ServiceError("name_taken", "that name belongs to a registered player: log in")
     return name
 
@@ -112,7 +114,8 @@ def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
         raise ServiceError("not_running", "players can no longer join; you may watch")
     if len(players) >= game.max_players:
         raise ServiceError("game_full", "the game is full; you may watch")
-    if any(p.name_key == name.casefold() for p in players):
+    key = name_skeleton(name)
+    if any(p.name_key == key for p in players):
         raise ServiceError("name_taken", "that name is taken in this game")
     token = secrets.token_urlsafe(24)
     try:
@@ -120,7 +123,7 @@ def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
             player = Player.objects.create(
                 game=game,
                 name=name,
-                name_key=name.casefold(),
+                name_key=key,
                 token_hash=hash_token(token),
                 user=user,
                 status=PlayerStatus.PLAYING if game.mode == GameMode.SOLO else PlayerStatus.JOINED,
@@ -133,7 +136,8 @@ def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
 
 def player_resume(*, game_id: str, token: Any) -> Player:
     """The player a resume token belongs to, in this game."""
-    if not isinstance(token, str) or not 1 <= len(token) <= 128:
+    # Tokens are URL-safe base64: anything else (a lone surrogate included) is no token.
+    if not isinstance(token, str) or not 1 <= len(token) <= 128 or not token.isascii():
         raise ServiceError("bad_token", "unknown token")
     player = Player.objects.filter(game_id=game_id, token_hash=hash_token(token)).first()
     if player is None:

@@ -18,7 +18,6 @@ MIN_SIDE, MAX_SIDE = 5, 100
 SAFE_ZONE_MAX = 9
 RACE_PLAYERS_MIN, RACE_PLAYERS_MAX, RACE_PLAYERS_DEFAULT = 2, 16, 8
 SEED_MAX_CHARS = 64
-NAME_MAX_CHARS = 24
 
 
 def is_integer(value: Any) -> bool:
@@ -105,18 +104,8 @@ def seed_value(seed: Any) -> str:
         raise ServiceError("invalid", "seed must be a string", "seed")
     if not 1 <= len(seed) <= SEED_MAX_CHARS:
         raise ServiceError("invalid", f"seed must be 1 to {SEED_MAX_CHARS} characters", "seed")
-    if any(unicodedata.category(ch) == "Cc" for ch in seed):
-        raise ServiceError("invalid", "seed must not contain control characters", "seed")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in seed):
+        # A lone surrogate ("\ud800" in JSON) is no character: no database could store it.
+        message = "seed must not contain control or surrogate characters"
+        raise ServiceError("invalid", message, "seed")
     return seed
-
-
-def player_name(name: Any) -> str:
-    """1..24 printable characters after strip()."""
-    if not isinstance(name, str):
-        raise ServiceError("bad_name", "name must be a string")
-    name = name.strip()
-    if not 1 <= len(name) <= NAME_MAX_CHARS:
-        raise ServiceError("bad_name", f"name must be 1 to {NAME_MAX_CHARS} characters")
-    if not name.isprintable():
-        raise ServiceError("bad_name", "name must be printable characters only")
-    return name

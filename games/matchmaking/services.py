@@ -25,11 +25,12 @@ from games.errors import ServiceError
 from games.matchmaking.models import Seeker
 from games.matchmaking.pairing import Candidate, pairs
 from games.models import Game, Variant
+from games.names import NAME_MAX_CHARS
 from games.presence.models import PlayerPresence
 from games.presence.services import WORKER
 from games.ratings.models import Rating
 from games.ratings.scale import BASE
-from games.validation import NAME_MAX_CHARS, GameSpec
+from games.validation import GameSpec
 
 LEASE = timedelta(seconds=10)
 log = logging.getLogger(__name__)

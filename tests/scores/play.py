@@ -10,6 +10,7 @@ from games import services
 from games.engine import Reveal
 from games.models import Game, GameStatus, Player, PlayerStatus
 from games.moves.step import board_of
+from games.names import name_skeleton
 from games.scores import score_record
 from games.validation import game_spec
 
@@ -46,7 +47,7 @@ def fake_finish(
         seed_commitment="x", status=GameStatus.FINISHED, bbbv=bbbv, safe_x=4, safe_y=4,
     )  # fmt: skip
     player = Player.objects.create(
-        game=game, name=name, name_key=name.casefold(), token_hash=f"{game.id}-{name}",
+        game=game, name=name, name_key=name_skeleton(name), token_hash=f"{game.id}-{name}",
         status=PlayerStatus.WON if time_ms is not None else PlayerStatus.LOST,
         time_ms=time_ms, clicks=bbbv + 5, finished_at=finished_at or timezone.now(), user=user,
     )  # fmt: skip

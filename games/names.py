@@ -1,0 +1,56 @@
+"""Names people play under (PROTOCOL.md 4): what a name may contain, and when two are one.
+
+Two names are one when their *skeletons* are equal: NFKC, then `casefold()`, then Unicode
+TR39's confusables mapping, which ICU's SpoofChecker implements (`alice`, `ALICE`, and
+`alice` spelt with a Cyrillic a, in fullwidth or in mathematical bold letters all give
+`alice`; tests/names shows them). Every comparison
+of names (in a game, against accounts, on leaderboards and player pages) goes through
+`name_skeleton`, so no two places can disagree about who is who.
+
+The skeleton depends on ICU's confusables data: an upgrade of PyICU that changes it needs
+the stored keys recomputed (migration 0011 shows how).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import icu
+
+from games.errors import ServiceError
+
+NAME_MAX_CHARS = 24
+SKELETON_MAX_CHARS = 256  # the key columns' size; 24 characters never come near in practice
+
+# Characters that render as nothing or as blank: default-ignorable code points (zero-width
+# spaces and joiners, variation selectors, Hangul fillers, tags...), format characters, and
+# the braille blank. A name made to look empty, or like another with an invisible extra, is
+# refused rather than compared.
+_INVISIBLE = icu.UnicodeSet(r"[[:Default_Ignorable_Code_Point:][:Cf:]\u2800]")
+_INVISIBLE.freeze()  # immutable, so safe to read from any thread
+_SPOOF = icu.SpoofChecker()
+
+
+def name_clean(value: Any) -> str:
+    """The name as it will be shown: 1..24 visible characters after strip(), or `bad_name`."""
+    if not isinstance(value, str):
+        raise ServiceError("bad_name", "name must be a string")
+    name = value.strip()
+    if not 1 <= len(name) <= NAME_MAX_CHARS:
+        raise ServiceError("bad_name", f"name must be 1 to {NAME_MAX_CHARS} characters")
+    if not name.isprintable():
+        raise ServiceError("bad_name", "name must be printable characters only")
+    if any(_INVISIBLE.contains(ch) for ch in name):
+        raise ServiceError("bad_name", "name must not contain invisible or blank characters")
+    if unicodedata.category(name[0]).startswith("M"):
+        raise ServiceError("bad_name", "name must not begin with a combining mark")
+    if len(name_skeleton(name)) > SKELETON_MAX_CHARS:
+        raise ServiceError("bad_name", "name is too long once normalized")
+    return name
+
+
+def name_skeleton(name: str) -> str:
+    """The key two names share exactly when people could take one for the other."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return _SPOOF.getSkeleton(0, folded)
