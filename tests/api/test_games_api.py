@@ -95,6 +95,7 @@ def test_race_max_players(client):
         ({"preset": "beginner", "seed": "x" * 65}, "seed"),
         ({"preset": "beginner", "seed": "a\nb"}, "seed"),
         ({"preset": "beginner", "seed": 42}, "seed"),
+        ({"preset": "beginner", "seed": "a\ud800b"}, "seed"),  # a lone surrogate escape
         ({"width": 9, "height": 9, "mines": 10, "no_guess": True}, "no_guess"),
         ({"preset": "expert", "no_guess": "true"}, "no_guess"),
         ({"preset": "expert", "no_guess": 1}, "no_guess"),

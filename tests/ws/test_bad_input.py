@@ -110,6 +110,10 @@ async def test_moves_before_hello_and_from_spectators_are_not_a_player():
         ({"type": "hello", "role": "player", "name": 7}, "bad_name"),
         ({"type": "hello", "role": "player", "token": "forged"}, "bad_token"),
         ({"type": "hello", "role": "player", "token": 12}, "bad_token"),
+        ({"type": "hello", "role": "player", "token": "t\ud800"}, "bad_token"),  # lone surrogate
+        ({"type": "hello", "role": "player", "name": "\u3164"}, "bad_name"),  # Hangul filler
+        ({"type": "hello", "role": "player", "name": "\u2800"}, "bad_name"),  # braille blank
+        ({"type": "hello", "role": "player", "name": "al\u200bice"}, "bad_name"),  # zero width
     ],
 )
 async def test_bad_hellos(hello, code):
