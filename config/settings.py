@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "games",
     "games.presence",
     "games.ratings",
@@ -69,6 +70,10 @@ MIDDLEWARE = [
     # HTTP, before ALLOWED_HOSTS and SECURE_SSL_REDIRECT apply (games/ops/middleware.py).
     "games.ops.middleware.OpsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy and Permissions-Policy on every answer, static files included
+    # (games/security_headers.py).
+    "games.security_headers.GameCSPMiddleware",
+    "games.security_headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.middleware.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -169,6 +174,28 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Security headers (docs/deploy.md, "Security headers and logins"). No inline script or style
+# anywhere: every page loads its code and styles from /static/, and JavaScript styles elements
+# through the CSSOM (el.style.x), which CSP allows, never through style attributes.
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        # The middleware adds this host's ws:// or wss:// origin (games/security_headers.py).
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 LOGGING = {
     "version": 1,
