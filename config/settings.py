@@ -240,11 +240,11 @@ MINERACE = {
     # Per client address, over all workers: open WebSockets at once, and hellos (a sustained
     # rate per second and a burst).
     "WS_OPEN_PER_ADDRESS": env_int("MINERACE_WS_OPEN_PER_ADDRESS", 64),
-    "HELLO_RATE_PER_S": env_int("MINERACE_HELLO_RATE_PER_S", 5),
+    "HELLO_RATE_PER_S": float(os.environ.get("MINERACE_HELLO_RATE_PER_S") or 5),
     "HELLO_BURST": env_int("MINERACE_HELLO_BURST", 30),
     # Moves of one player over all its connections and workers (the connection rate above
     # applies to each connection as well).
-    "PLAYER_MOVE_RATE_PER_S": env_int("MINERACE_PLAYER_MOVE_RATE_PER_S", 20),
+    "PLAYER_MOVE_RATE_PER_S": float(os.environ.get("MINERACE_PLAYER_MOVE_RATE_PER_S") or 20),
     "PLAYER_MOVE_BURST": env_int("MINERACE_PLAYER_MOVE_BURST", 40),
     # Addresses or networks (CIDR) of the reverse proxies in front of the workers. A request
     # from one of them is attributed to the rightmost X-Forwarded-For hop that is not itself a

@@ -17,7 +17,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
+    keep_browser_session(request)
     return render(request, "frontend/game.html", {"game_id": game_id})
+
+
+def keep_browser_session(request: HttpRequest) -> None:
+    """Give a guest's browser a session before it plays: a racer is recognised by it (or by
+    its account) when it asks to watch its own race from another tab (services.spectator_check).
+    """
+    if request.session.session_key is None:
+        request.session["browser"] = True  # any value: Django then saves it and sets the cookie
 
 
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -52,6 +61,6 @@ def signup(request: HttpRequest) -> HttpResponse:
         except IntegrityError:  # a look-alike signed up between the check and the save
             form.add_error("username", "That name, or one that looks like it, is taken.")
         else:
-            login(request, user)
+            login(request, user, backend="frontend.auth_backend.CaseInsensitiveModelBackend")
             return redirect(next_url or "lobby")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})

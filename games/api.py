@@ -8,7 +8,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -17,6 +16,7 @@ from games.analysis import selectors as analysis
 from games.bots import services as bot_services
 from games.delivery import publish
 from games.errors import ServiceError
+from games.limits.buckets import take
 from games.ops.metrics import ERRORS
 from games.ratings import selectors as rating_selectors
 from games.validation import game_spec
@@ -56,7 +56,7 @@ def api_view(*methods: str) -> Callable:
             except ServiceError as exc:
                 headers = None
                 if exc.code == "rate_limited":
-                    headers = {"Retry-After": "60"}
+                    headers = {"Retry-After": str(exc.retry_after_s or 60)}
                 return error_response(exc, headers)
 
         return wrapper
@@ -86,17 +86,18 @@ def _no_constants(name: str) -> Any:
 
 
 def check_create_rate(request: HttpRequest) -> None:
-    """At most CREATE_RATE_PER_MIN creations per client address per minute."""
-    limit = settings.MINERACE["CREATE_RATE_PER_MIN"]
-    key = f"create-rate:{request.META.get('REMOTE_ADDR', '?')}"
-    cache.add(key, 0, timeout=60)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=60)
-        count = 1
-    if count > limit:
-        raise ServiceError("rate_limited", "too many games created; wait a minute")
+    """CREATE_RATE_PER_MIN creations a minute per client address, in bursts of CREATE_BURST,
+    over every worker: restarting at a person's speed never meets it, a script's flood does.
+    REMOTE_ADDR is the address the trusted proxy reports (games.limits.address)."""
+    conf = settings.MINERACE
+    address = request.META.get("REMOTE_ADDR") or "unknown"
+    verdict = take("create", address, conf["CREATE_RATE_PER_MIN"] / 60, conf["CREATE_BURST"])
+    if not verdict.allowed:
+        raise ServiceError(
+            "rate_limited",
+            f"too many games created; try again in {verdict.retry_after_s} s",
+            retry_after_s=verdict.retry_after_s,
+        )
 
 
 @api_view("GET", "POST")

@@ -116,6 +116,9 @@ class Player(models.Model):
     )
     # A bot (games.bots) plays this seat: never rated, never on a leaderboard.
     is_bot = models.BooleanField(default=False)
+    # SHA-256 of the browser session that joined (empty if none): with `user`, how a racer is
+    # recognised when it asks to watch its own race (services.spectator_check).
+    session_hash = models.CharField(max_length=64, blank=True, default="")
     snapshot = models.BinaryField(default=b"")  # engine.codec v1 of the sweep's cell states
     moves_count = models.PositiveIntegerField(default=0)  # seq of the last move
     revealed = models.PositiveIntegerField(default=0)

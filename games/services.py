@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.accounts.services import name_is_claimed
@@ -95,10 +96,13 @@ class Joined:
 
 
 @transaction.atomic
-def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
+def player_join(
+    *, game_id: str, name: Any, user: Any = None, session_key: str | None = None
+) -> Joined:
     """Join a game as a new player under a name unique in the game (races: lobby only).
 
     A logged-in user plays under its username; a guest may not take a registered username.
+    `session_key` is the joining browser's session, if it has one (spectator_check).
     """
     user = user if user is not None and user.is_authenticated else None
     name = user.get_username() if user is not None else guest_name(name)
@@ -126,12 +130,32 @@ def player_join(*, game_id: str, name: Any, user: Any = None) -> Joined:
                 name_key=key,
                 token_hash=hash_token(token),
                 user=user,
+                session_hash=hash_token(session_key) if session_key else "",
                 status=PlayerStatus.PLAYING if game.mode == GameMode.SOLO else PlayerStatus.JOINED,
             )
     except IntegrityError:
         raise ServiceError("name_taken", "that name is taken in this game") from None
     joined = to_everyone(game, "joined", {"player": {"id": player.id, "name": player.name}})
     return Joined(player=player, token=token, events=[joined])
+
+
+def spectator_check(*, game_id: str, user: Any = None, session_key: str | None = None) -> None:
+    """A racer still racing may not watch its own race: a spectator sees every board, 3 s
+    late, and could copy the others. Recognised by its account or its browser session."""
+    racing = Player.objects.filter(
+        game_id=game_id,
+        game__mode=GameMode.RACE,
+        status__in=(PlayerStatus.JOINED, PlayerStatus.READY, PlayerStatus.PLAYING),
+    )
+    same = Q(pk__in=[])
+    if user is not None and user.is_authenticated:
+        same |= Q(user=user)
+    if session_key:
+        same |= Q(session_hash=hash_token(session_key))
+    if racing.filter(same).exists():
+        raise ServiceError(
+            "bad_message", "you race in this game: resume as its player, not as a spectator"
+        )
 
 
 def player_resume(*, game_id: str, token: Any) -> Player:

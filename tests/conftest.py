@@ -6,11 +6,31 @@ import pytest
 
 multiprocessing.set_start_method("spawn", force=True)
 
+# Every test client comes from one address: the per-address limits are not what most check.
+GENEROUS_LIMITS = {
+    "CREATE_BURST": 100_000,
+    "HELLO_RATE_PER_S": 1000,
+    "HELLO_BURST": 100_000,
+    "WS_OPEN_PER_ADDRESS": 100_000,
+    "PLAYER_MOVE_RATE_PER_S": 1000,
+    "PLAYER_MOVE_BURST": 1000,
+}
+
 
 @pytest.fixture(autouse=True)
 def _fast_game_settings(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    settings.MINERACE = {**settings.MINERACE, "SPECTATOR_DELAY_MS": 0, "OUTBOX_RELAY_INTERVAL_S": 0}
+    settings.MINERACE = {
+        **settings.MINERACE,
+        "SPECTATOR_DELAY_MS": 0,
+        "OUTBOX_RELAY_INTERVAL_S": 0,
+        **GENEROUS_LIMITS,  # tests of the limits (tests/limits) set their own
+    }
+    from games.limits import buckets, sockets
+
+    buckets._local.clear()
+    sockets._local.clear()
+    sockets._mine.clear()
     from django.core.cache import cache
 
     cache.clear()

@@ -19,10 +19,12 @@ from games.bots.driver import ensure_bots
 from games.db import db
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
+from games.limits import sockets
 from games.matchmaking import services
 from games.periodic import ensure_periodic
 from games.play import clock
 from games.play.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, load_frame
+from games.play.limits import admit_socket, check_hello_rate, client_address_of
 from games.play.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -85,7 +87,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.count_task: asyncio.Task | None = None
         conf = settings.MINERACE
         self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
-        await self.accept()
+        self.address = client_address_of(self.scope)
+        if not await admit_socket(self, self.address):
+            self.closed = True
+            return
         clock.ensure_reaper()  # the races it makes count down on the database's clock
         ensure_bots()  # and a seeker alone too long races a bot
         ensure_periodic("match", PASS_INTERVAL_S, self._periodic_pass)
@@ -96,6 +101,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closed = True
+        await sockets.socket_close(self.channel_name)
         if self.count_task is not None:
             self.count_task.cancel()
         if self.seek is not None:
@@ -137,6 +143,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def on_seek(self, message: dict[str, Any], re: int | None) -> None:
         if self.seek is not None:
             raise ServiceError("bad_message", "one seek per connection")
+        await check_hello_rate(self.address)  # a seek is a hello: it makes a player
         seeker = await db(services.seek_start)(
             channel=self.channel_name,
             preset=message.get("preset"),

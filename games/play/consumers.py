@@ -24,11 +24,13 @@ from games.delivery import publish
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import Event
+from games.limits import sockets
 from games.models import Game
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
 from games.play import clock, spectating
 from games.play.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
+from games.play.limits import admit_socket, check_hello_rate, check_move_rate, client_address_of
 from games.play.ratelimit import TokenBucket
 from games.play.views import frame_view
 from games.presence import services as presence
@@ -81,7 +83,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.errors_in_row = 0
         conf = settings.MINERACE
         self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
-        await self.accept()
+        self.address = client_address_of(self.scope)
+        if not await admit_socket(self, self.address):
+            return
         self.counted_as: str | None = "none"
         SOCKETS.labels(role="none").inc()
         bind_log_context(self.game_id, None)
@@ -120,6 +124,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.cleaned_up:
             return
         self.cleaned_up = True
+        await sockets.socket_close(self.channel_name)
         if self.counted_as is not None:
             SOCKETS.labels(role=self.counted_as).dec()
             self.counted_as = None
@@ -186,8 +191,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         role = message.get("role")
         if role not in ("player", "spectator"):
             raise ServiceError("bad_message", "role must be 'player' or 'spectator'")
+        await check_hello_rate(self.address)
         token, events = None, []
         if role == "spectator":
+            await db(services.spectator_check)(
+                game_id=self.game_id, user=self.scope.get("user"), session_key=self.session_key()
+            )
             player_id = None
         elif message.get("token") is not None:
             token = message["token"]
@@ -195,7 +204,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             player_id = player.id
         elif message.get("name") is not None or self.logged_in():
             joined = await db(services.player_join)(
-                game_id=self.game_id, name=message.get("name"), user=self.scope.get("user")
+                game_id=self.game_id,
+                name=message.get("name"),
+                user=self.scope.get("user"),
+                session_key=self.session_key(),
             )
             player_id, token, events = joined.player.id, joined.token, joined.events
         else:
@@ -229,6 +241,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         return user is not None and user.is_authenticated
 
+    def session_key(self) -> str | None:
+        """The browser session's key from its cookie (no database read), if it has one."""
+        session = self.scope.get("session")
+        return getattr(session, "session_key", None)
+
     async def join_groups(self) -> None:
         """One group per game: every event is published once and each connection takes its
         view of it (see view_of), so a move costs one publish however many watch."""
@@ -240,6 +257,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.player_id is None:
             raise ServiceError("not_a_player", "say hello as a player first")
         x, y = cell_of(message, self.width, self.height)
+        await check_move_rate(self.player_id)
         with MOVE_SECONDS.time():
             outcome = await db_hot(services.move_apply)(
                 player_id=self.player_id, move=move_from_action(kind, x, y)
@@ -327,6 +345,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def refuse(self, error: ServiceError, re: int | None) -> None:
         """Answer a bad frame; a run of them closes the connection (1008)."""
         await self.send_error(error.code, error.message, re)
+        if error.code == "too_fast":
+            return  # PROTOCOL.md 4: not counted towards the errors in a row
         self.errors_in_row += 1
         if self.errors_in_row >= MAX_ERRORS_IN_ROW:
             await self.close(code=1008)

@@ -169,7 +169,7 @@ def test_lobby_list_shows_open_races_newest_first(client):
 
 
 def test_creation_is_rate_limited(client, settings):
-    settings.MINERACE = {**settings.MINERACE, "CREATE_RATE_PER_MIN": 3}
+    settings.MINERACE = {**settings.MINERACE, "CREATE_RATE_PER_MIN": 3, "CREATE_BURST": 3}
     for _ in range(3):
         assert post(client, {"preset": "beginner"}).status_code == 201
     response = post(client, {"preset": "beginner"})

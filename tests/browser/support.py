@@ -79,6 +79,10 @@ def daphne_server(workdir: Path) -> Iterator[str]:
         "MINERACE_WS_RATE_PER_S": "1000",
         "MINERACE_WS_RATE_BURST": "1000",
         "MINERACE_CREATE_RATE_PER_MIN": "1000",
+        "MINERACE_CREATE_BURST": "1000",
+        "MINERACE_HELLO_BURST": "1000",
+        "MINERACE_PLAYER_MOVE_RATE_PER_S": "1000",
+        "MINERACE_PLAYER_MOVE_BURST": "1000",
         # Races: spectators see moves at once and the countdown is short, so the tests can
         # compare pages without waiting.
         "MINERACE_SPECTATOR_DELAY_MS": "0",

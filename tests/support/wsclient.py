@@ -12,15 +12,24 @@ from websockets.asyncio.client import ClientConnection, connect
 class WsClient:
     """One connection to /ws/games/<id>/ on a server; remembers every frame it received."""
 
-    def __init__(self, base_ws_url: str, game_id: str) -> None:
+    def __init__(
+        self, base_ws_url: str, game_id: str, headers: dict[str, str] | None = None
+    ) -> None:
         self.url = f"{base_ws_url}/ws/games/{game_id}/"
+        self.headers = headers or {}
         self.origin = base_ws_url.replace("ws://", "http://").replace("wss://", "https://")
         self.ws: ClientConnection | None = None
         self.next_id = 0
         self.received: list[dict[str, Any]] = []
 
     async def connect(self) -> WsClient:
-        self.ws = await connect(self.url, origin=self.origin, open_timeout=10, max_queue=None)
+        self.ws = await connect(
+            self.url,
+            origin=self.origin,
+            open_timeout=10,
+            max_queue=None,
+            additional_headers=self.headers,
+        )
         return self
 
     async def send(self, frame: dict[str, Any]) -> int:

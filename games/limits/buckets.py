@@ -1,0 +1,121 @@
+"""Token buckets shared by every worker: a sustained rate with bursts, per key.
+
+With REDIS_URL set (as any deployment of several workers has, for the channel layer) a bucket
+lives in Redis and is spent by a Lua script, atomically, on Redis's own clock: N workers allow
+the rate once, not N times. Without it (`make run`: one process) buckets live in the process.
+If Redis cannot be reached, a limit lets the request through and says so in the log: a lost
+limit for a few seconds is better than a game nobody can play.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from django.conf import settings
+from redis.exceptions import RedisError
+
+from games.limits.redis_client import async_client, key_of, sync_client
+
+log = logging.getLogger(__name__)
+
+LOCAL_KEYS_MAX = 100_000  # in-process buckets kept, least recently used dropped first
+
+# KEYS[1] the bucket; ARGV rate per second, burst, cost. Returns {allowed 0/1, wait in ms}.
+TAKE = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil then
+  tokens = burst
+  at = now
+end
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
+local allowed = 0
+local wait = 0
+if tokens >= cost then
+  tokens = tokens - cost
+  allowed = 1
+else
+  wait = math.ceil((cost - tokens) * 1000 / rate)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
+return {allowed, wait}
+"""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    retry_after_s: int = 0  # whole seconds until one more would be allowed
+
+
+def take(kind: str, key: str, rate_per_s: float, burst: int) -> Verdict:
+    """Spend one token of bucket `kind:key` (from sync code: views, services)."""
+    if settings.REDIS_URL:
+        try:
+            client = sync_client()
+            allowed, wait_ms = client.eval(TAKE, 1, key_of(kind, key), rate_per_s, burst, 1)
+            return _verdict(allowed, wait_ms)
+        except RedisError as exc:
+            log.warning("limit %s not checked, Redis failed: %r", kind, exc)
+            return Verdict(True)
+    return _local.take(f"{kind}:{key}", rate_per_s, burst)
+
+
+async def atake(kind: str, key: str, rate_per_s: float, burst: int) -> Verdict:
+    """Spend one token of bucket `kind:key` (from a consumer, on the event loop)."""
+    if settings.REDIS_URL:
+        try:
+            client = async_client()
+            allowed, wait_ms = await client.eval(TAKE, 1, key_of(kind, key), rate_per_s, burst, 1)
+            return _verdict(allowed, wait_ms)
+        except (RedisError, OSError) as exc:
+            log.warning("limit %s not checked, Redis failed: %r", kind, exc)
+            return Verdict(True)
+    return _local.take(f"{kind}:{key}", rate_per_s, burst)
+
+
+def _verdict(allowed: int, wait_ms: int) -> Verdict:
+    return Verdict(bool(allowed), 0 if allowed else max(1, math.ceil(int(wait_ms) / 1000)))
+
+
+class LocalBuckets:
+    """The same buckets in one process, for the embedded default (one worker, no Redis)."""
+
+    def __init__(self, clock=time.monotonic) -> None:
+        self.clock = clock
+        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self.lock = threading.Lock()  # views run on several threads
+
+    def take(self, name: str, rate_per_s: float, burst: int) -> Verdict:
+        with self.lock:
+            now = self.clock()
+            tokens, at = self.buckets.pop(name, (float(burst), now))
+            tokens = min(burst, tokens + max(0.0, now - at) * rate_per_s)
+            allowed = tokens >= 1
+            if allowed:
+                tokens -= 1
+            self.buckets[name] = (tokens, now)
+            if len(self.buckets) > LOCAL_KEYS_MAX:
+                self.buckets.popitem(last=False)
+        if allowed:
+            return Verdict(True)
+        return Verdict(False, max(1, math.ceil((1 - tokens) / rate_per_s)))
+
+    def clear(self) -> None:
+        with self.lock:
+            self.buckets.clear()
+
+
+_local = LocalBuckets()
