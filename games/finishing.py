@@ -13,7 +13,7 @@ from games import serializers
 from games.events import Event, to_everyone
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
 from games.ratings.services import race_rate
-from games.scores import score_record
+from games.scores import best_news, score_record
 
 
 def finish_player(player: Player, status: str, t_ms: int | None, now: datetime) -> None:
@@ -42,10 +42,13 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     game.save(update_fields=["status", "finished_at"])
     # Scores are written only now, all together: a score shows its board's 3BV, which must
     # stay hidden while anyone is still racing on that board (issue 13.5).
-    for player in players:
-        score_record(game=game, player=player)
+    scores = [score_record(game=game, player=player) for player in players]
     if game.rated:  # the ratings change in this transaction, and game_over tells by how much
         ranks = {row["player"]: row["rank"] for row in serializers.results(game, players)}
         race_rate(game=game, players=players, ranks=ranks)
-    payload = {"results": serializers.results(game, players), **serializers.reveal_secrets(game)}
+    results = serializers.results(game, players)
+    news = {s.player_id: best_news(s) for s in scores if s is not None}
+    for row in results:  # announced once, at the end: later games may beat them
+        row.update(news.get(row["player"], {"personal_best": None, "leaderboard_rank": None}))
+    payload = {"results": results, **serializers.reveal_secrets(game)}
     return [to_everyone(game, "game_over", payload, delayed=True)]

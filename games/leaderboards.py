@@ -15,11 +15,12 @@ from games.errors import ServiceError
 from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
 from games.names import name_skeleton
 from games.ratings.selectors import ratings_of
+from games.scores import LEADERBOARD_SIZE
 from games.timefmt import iso
 
 PERIODS = {"all": None, "week": timedelta(days=7), "day": timedelta(hours=24)}
 RANKINGS = {BestKind.TIME: ("time_ms",), BestKind.BBBV_PER_S: ("-bbbv_per_s",)}
-LIMIT = 100
+LIMIT = LEADERBOARD_SIZE
 
 
 def entry(rank: int, score: Score) -> dict[str, Any]:

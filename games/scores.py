@@ -8,9 +8,12 @@ name's personal bests (by time and by 3BV/s). Removing a score (moderation) reco
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 
 from games.engine.statistics import bbbv_per_s, efficiency
 from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Score
+
+LEADERBOARD_SIZE = 100  # games.leaderboards.LIMIT
 
 
 def score_record(*, game: Game, player: Player) -> Score | None:
@@ -89,3 +92,27 @@ def score_remove(*, score_id: int) -> None:
         best = remaining.exclude(**{order.lstrip("-"): None}).order_by(order, "finished_at").first()
         if best is not None:
             _offer_best(best, kind)
+
+
+def best_news(score: Score) -> dict[str, bool | int | None]:
+    """What a new score means to its player: a new personal best time, and its place on the
+    all-time leaderboard of its preset and variant (if in the top 100)."""
+    if score.status != PlayerStatus.WON or score.time_ms is None:
+        return {"personal_best": False, "leaderboard_rank": None}
+    best = PersonalBest.objects.filter(
+        preset=score.preset,
+        variant=score.variant,
+        kind=BestKind.TIME,
+        name_key=score.name_key,
+        verified=score.verified,
+    ).first()
+    if best is None or best.score_id != score.id:
+        return {"personal_best": False, "leaderboard_rank": None}
+    ahead = PersonalBest.objects.filter(
+        preset=score.preset, variant=score.variant, kind=BestKind.TIME
+    ).filter(
+        Q(sort_value__lt=best.sort_value)
+        | Q(sort_value=best.sort_value, finished_at__lt=best.finished_at)
+    )
+    rank = ahead.count() + 1
+    return {"personal_best": True, "leaderboard_rank": rank if rank <= LEADERBOARD_SIZE else None}

@@ -8,15 +8,59 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count
+
 from games.engine import Board
 from games.engine.ranking import Standing, rank
-from games.engine.statistics import bbbv_per_s, efficiency
-from games.engine.sweep import Cell
-from games.models import Game, GameStatus, Player, PlayerStatus
+from games.engine.statistics import (
+    bbbv_per_s,
+    bbbv_solved,
+    efficiency,
+    est_time_ms,
+    rqp,
+    stnb,
+)
+from games.engine.sweep import Cell, CellState
+from games.models import Game, GameStatus, Move, Player, PlayerStatus
 from games.moves.step import board_of, sweep_of
 from games.presence.views import presence_of, ready_deadline
 from games.ratings.services import changes_of
 from games.timefmt import iso
+
+
+def _clicks_by_action(game: Game) -> dict[tuple[str, str], int]:
+    """(player id, action) -> how many of the game's accepted moves were of that kind."""
+    rows = Move.objects.filter(game=game).values_list("player_id", "action").annotate(n=Count("id"))
+    return {(player_id, action): n for player_id, action, n in rows}
+
+
+def _field_statistics(
+    game: Game,
+    player: Player,
+    board: Board | None,
+    elapsed_ms: int | None,
+    clicks_by: dict[tuple[str, str], int],
+) -> dict[str, Any]:
+    """The figures players of the field expect (docs/protocol.md, "Statistics"): 3BV solved
+    and the clicks of each kind for everyone, the estimated time of a loss, and RQP, IOE and
+    STNB of a win."""
+    solved = 0
+    if board is not None and player.snapshot:
+        state = sweep_of(game, player, board).state
+        solved = bbbv_solved(board, [s == CellState.REVEALED for s in state])
+    bbbv = game.bbbv
+    won = player.status == PlayerStatus.WON and bbbv is not None and player.time_ms is not None
+    lost = player.status == PlayerStatus.LOST and bbbv is not None and elapsed_ms is not None
+    return {
+        "bbbv_solved": solved,
+        "left_clicks": clicks_by.get((player.id, "reveal"), 0),
+        "right_clicks": clicks_by.get((player.id, "flag"), 0),
+        "chord_clicks": clicks_by.get((player.id, "chord"), 0),
+        "est_time_ms": est_time_ms(elapsed_ms, bbbv, solved) if lost else None,
+        "rqp": rqp(player.time_ms, bbbv) if won else None,
+        "ioe": efficiency(bbbv, player.clicks) if won else None,
+        "stnb": stnb(game.preset, player.time_ms, bbbv, solved) if won else None,
+    }
 
 
 def player_public(player: Player, game: Game) -> dict[str, Any]:
@@ -54,6 +98,8 @@ def results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
     by_id = {p.id: p for p in players}
     bbbv = game.bbbv
     changes = changes_of(game) if game.rated else {}
+    board = board_of(game)
+    clicks_by = _clicks_by_action(game)
     rows = []
     for position, standing in rank(standings):
         p = by_id[standing.player_id]
@@ -69,6 +115,7 @@ def results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
                 "bbbv_per_s": bbbv_per_s(bbbv, p.time_ms) if won and bbbv is not None else None,
                 "clicks": p.clicks,
                 "efficiency": efficiency(bbbv, p.clicks) if won and bbbv is not None else None,
+                **_field_statistics(game, p, board, standing.last_move_ms, clicks_by),
             }
         )
         if game.rated:

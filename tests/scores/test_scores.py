@@ -73,3 +73,35 @@ def test_removing_a_score_recomputes_the_best():
     assert PersonalBest.objects.get(kind=BestKind.TIME, name_key="cy").sort_value == 9000
     score_remove(score_id=Score.objects.get(name="cy").id)
     assert not PersonalBest.objects.filter(name_key="cy").exists()
+
+
+def game_over_rows(monkeypatch, **play) -> list[dict]:
+    """Play a solo game through the services and return its game_over results."""
+    from games import services
+    from tests.scores.play import play_solo
+
+    events = []
+    real = services.move_apply
+
+    def recording(**kwargs):
+        outcome = real(**kwargs)
+        events.extend(outcome.events)
+        return outcome
+
+    monkeypatch.setattr(services, "move_apply", recording)
+    play_solo(**play)
+    [over] = [e for e in events if e.kind == "game_over"]
+    return over.payload["results"]
+
+
+def test_game_over_announces_a_new_personal_best_and_its_rank(monkeypatch):
+    fake_finish("quick", 1)  # someone else, ahead of any real game
+    [first] = game_over_rows(monkeypatch, name="dana")
+    assert (first["personal_best"], first["leaderboard_rank"]) == (True, 2)
+    PersonalBest.objects.filter(name_key="dana").update(sort_value=0)  # now unbeatable
+    [again] = game_over_rows(monkeypatch, name="dana")
+    assert (again["personal_best"], again["leaderboard_rank"]) == (False, None)
+    [lost] = game_over_rows(monkeypatch, name="dana", win=False)
+    assert (lost["personal_best"], lost["leaderboard_rank"]) == (False, None)
+    [unranked] = game_over_rows(monkeypatch, name="dana", body={"preset": "beginner", "seed": "x"})
+    assert (unranked["personal_best"], unranked["leaderboard_rank"]) == (None, None)
