@@ -26,6 +26,7 @@ MAX_BODY_BYTES = 16 * 1024
 STATUS_OF_CODE = {
     "bad_json": 400,
     "invalid": 400,
+    "not_logged_in": 401,
     "not_found": 404,
     "method_not_allowed": 405,
     "not_finished": 409,

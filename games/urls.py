@@ -3,6 +3,7 @@
 from django.urls import re_path
 
 from games import api
+from games.accounts import views as accounts
 
 GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
 
@@ -13,6 +14,7 @@ urlpatterns = [
     re_path(rf"^games/{GAME_ID}/analysis/$", api.game_analysis),
     re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", api.leaderboard),
     re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", api.ratings),
+    re_path(r"^me/settings/$", accounts.my_settings),
     re_path(r"^players/(?P<name>.{1,64})/$", api.player),
     re_path(r"^(?P<rest>.*)$", api.not_routed),
 ]

@@ -16,3 +16,17 @@ class AccountName(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.skeleton}"
+
+
+class AccountSettings(models.Model):
+    """An account's game settings (games.accounts.preferences), so they follow it from one
+    browser to another. Guests keep theirs in the browser only."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    values = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"settings of {self.user_id}"
