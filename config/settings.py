@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "csp",
+    "axes",
     "games",
     "games.presence",
     "games.ratings",
@@ -82,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: it answers a refused login with the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -196,6 +199,30 @@ CONTENT_SECURITY_POLICY = {
 }
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Failed logins (django-axes), counted in the database so every worker sees the same numbers.
+# A login is refused once either its username or its client address has this many failures
+# within the cool-off: by address, so one address cannot try many names; by username, so a
+# name cannot be guessed from many addresses at once. Each further try restarts the cool-off.
+# Logging in forgets that name's failures from that address only (frontend/auth_backend.py).
+from datetime import timedelta  # noqa: E402
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before any password check
+    "frontend.auth_backend.CaseInsensitiveModelBackend",  # "Alice" logs in as alice
+]
+AXES_FAILURE_LIMIT = env_int("MINERACE_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("MINERACE_LOGIN_COOLOFF_MIN", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_HANDLER = "frontend.auth_backend.LoginAttemptsHandler"
+# REMOTE_ADDR only: the ASGI stack makes it the client's address as the trusted proxies
+# report it; never a header the client could set (X-Forwarded-For).
+AXES_CLIENT_IP_CALLABLE = "frontend.auth_backend.client_address"
+AXES_USERNAME_CALLABLE = "frontend.auth_backend.username_key"
+AXES_LOCKOUT_CALLABLE = "frontend.auth_backend.locked_out"
+# Failures are all axes needs to keep: no record of every successful login and its address.
+AXES_DISABLE_ACCESS_LOG = True
 
 LOGGING = {
     "version": 1,

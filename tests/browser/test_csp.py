@@ -121,14 +121,15 @@ def test_every_page_runs_under_the_policy(watched, base_url, server_database):
     page.wait_for_url(base_url + "/")
     page.click("#logout-button")
     visit(page, base_url + "/accounts/login/", ready=False)
-    page.fill("#login-form [name=username]", username)
+    page.fill("#login-form [name=username]", username.upper())  # any case logs in
     page.fill("#login-form [name=password]", PASSWORD)
     page.click("#login-form [type=submit]")
     page.wait_for_url(base_url + "/")
     expect(page.locator(".account-name")).to_contain_text(username)
 
 
-def create_superuser(server_database, username: str) -> None:
+def manage(server_database, *args: str) -> None:
+    """Run a management command on the test server's database."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{server_database}",
@@ -137,10 +138,14 @@ def create_superuser(server_database, username: str) -> None:
         "DEBUG": "1",
     }
     subprocess.run(
-        [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", username,
-         "--email", f"{username}@example.org"],
-        cwd=REPO_ROOT, env=env, check=True, capture_output=True,
+        [sys.executable, "manage.py", *args], cwd=REPO_ROOT, env=env, check=True,
+        capture_output=True,
     )  # fmt: skip
+
+
+def create_superuser(server_database, username: str) -> None:
+    manage(server_database, "createsuperuser", "--noinput", "--username", username,
+           "--email", f"{username}@example.org")  # fmt: skip
 
 
 def test_the_admin_runs_under_the_policy(watched, base_url, server_database):
@@ -159,6 +164,33 @@ def test_the_admin_runs_under_the_policy(watched, base_url, server_database):
     expect(page.locator("#game_form")).to_be_visible()
     visit(page, base_url + "/admin/games/score/", ready=False)
     visit(page, base_url + "/admin/auth/user/", ready=False)
+
+
+def test_the_lockout_page_runs_under_the_policy(watched, base_url, server_database):
+    """Five failed logins answer the lockout page (429); `manage.py axes_reset` lifts it, as
+    docs/deploy.md says (and must here: every browser test logs in from 127.0.0.1)."""
+    page = watched()
+    statuses = []
+    page.on("response", lambda response: statuses.append(response.status))
+    try:
+        for _ in range(5):
+            visit(page, base_url + "/accounts/login/", ready=False)
+            page.fill("#login-form [name=username]", unique("nobody"))
+            page.fill("#login-form [name=password]", "not-the-password")
+            page.click("#login-form [type=submit]")
+            page.wait_for_load_state()
+        expect(page.locator("#locked-out h1")).to_have_text("Too many failed logins")
+        expect(page.locator("#locked-out")).to_contain_text("Try again in 15 minutes.")
+        assert 429 in statuses
+        # Chromium notes the 429 of the document itself in the console: the one expected line.
+        watched.problems[:] = [p for p in watched.problems if "status of 429" not in p]
+    finally:
+        manage(server_database, "axes_reset")
+    visit(page, base_url + "/accounts/login/", ready=False)
+    page.fill("#login-form [name=username]", "nobody")
+    page.fill("#login-form [name=password]", "not-the-password")
+    page.click("#login-form [type=submit]")
+    expect(page.locator("#login-form .form-errors")).to_contain_text("correct username")
 
 
 def test_the_watch_sees_a_violation(open_page, base_url):

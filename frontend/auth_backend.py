@@ -1,0 +1,110 @@
+"""Logging in: usernames match whatever their case, and django-axes' hooks that count failed
+logins in the database (shared by every worker) and answer a locked-out login.
+
+Settings: AUTHENTICATION_BACKENDS and AXES_* in config/settings.py; docs/deploy.md,
+"Security headers and logins", says how they were chosen and how to unlock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_username, get_cool_off
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+UserModel = get_user_model()
+
+
+def user_for_login(username: str) -> AbstractBaseUser | None:
+    """The account a typed username means: the one equal to it ignoring case. Signup keeps
+    names unique by skeleton, so that is one at most; should older accounts differ only by
+    case, the exact spelling wins, and without it none does (never a guess between two)."""
+    field = UserModel.USERNAME_FIELD
+    matches = list(UserModel._default_manager.filter(**{f"{field}__iexact": username})[:16])
+    if len(matches) == 1:
+        return matches[0]
+    return next((user for user in matches if user.get_username() == username), None)
+
+
+class CaseInsensitiveModelBackend(ModelBackend):
+    """Django's ModelBackend with the username looked up ignoring case (issue 13.2)."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> AbstractBaseUser | None:
+        if username is None:
+            username = kwargs.get(UserModel.USERNAME_FIELD)
+        if username is None or password is None:
+            return None
+        user = user_for_login(username)
+        if user is None:
+            # Hash once anyway, as ModelBackend does, so timing does not tell which names exist.
+            UserModel().set_password(password)
+            return None
+        if user.check_password(password) and self.user_can_authenticate(user):
+            return user
+        return None
+
+    async def aauthenticate(self, request: HttpRequest | None, **credentials: Any):
+        return await sync_to_async(self.authenticate)(request, **credentials)
+
+
+# ---- django-axes ------------------------------------------------------------------------------
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """AXES_CLIENT_IP_CALLABLE: REMOTE_ADDR and nothing else. The ASGI stack sets it to the
+    client's address as the trusted proxies report it; a header the client sends itself
+    (X-Forwarded-For) must never choose which counter a failure goes to."""
+    return request.META.get("REMOTE_ADDR")
+
+
+def username_key(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """AXES_USERNAME_CALLABLE: failures count per name whatever its case, as login matches."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    if credentials is not None:
+        username = credentials.get(field)
+    else:
+        username = getattr(request, "POST", {}).get(field)
+    return username.casefold() if isinstance(username, str) else None
+
+
+class LoginAttemptsHandler(AxesDatabaseHandler):
+    """Axes' database handler, except that a successful login forgets only its own failures.
+
+    Axes resets every failure matching any lockout parameter: with failures counted by
+    address, logging in to one's own account would wipe that address's failures on every
+    other name, and one account would buy an attacker unlimited guesses, four at a time.
+    """
+
+    def reset_user_attempts(self, request: HttpRequest, credentials: dict | None = None) -> int:
+        attempts = AccessAttempt.objects.filter(
+            username=get_client_username(request, credentials),
+            ip_address=request.axes_ip_address,
+        )
+        count, _ = attempts.delete()
+        return count
+
+
+def locked_out(
+    request: HttpRequest, original_response: object = None, credentials: object = None
+) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE: the login page's "too many failed logins", with a 429."""
+    wait = get_cool_off(request)
+    minutes = max(1, round(wait.total_seconds() / 60)) if wait else None
+    response = render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
+    if wait:
+        response["Retry-After"] = str(int(wait.total_seconds()))
+    return response
