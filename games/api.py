@@ -11,7 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from games import leaderboards, selectors, services
+from games import history, leaderboards, selectors, services
 from games.analysis import selectors as analysis
 from games.bots import services as bot_services
 from games.delivery import publish
@@ -152,6 +152,16 @@ def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
 @api_view("GET")
 def player(request: HttpRequest, name: str) -> JsonResponse:
     return JsonResponse(leaderboards.player_page(name))
+
+
+@api_view("GET")
+def player_games(request: HttpRequest, name: str) -> JsonResponse:
+    return JsonResponse(history.player_games(name, request.GET))
+
+
+@api_view("GET")
+def player_trend(request: HttpRequest, name: str) -> JsonResponse:
+    return JsonResponse(history.player_trend(name, request.GET))
 
 
 @api_view("GET")

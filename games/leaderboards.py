@@ -99,16 +99,21 @@ def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
     return list(ranked[:LIMIT])
 
 
+def player_identity(name: str) -> tuple[Any | None, dict[str, Any]]:
+    """The account a name belongs to (or None), and the filter of that name's scores: an
+    account's own games, or a guest name's (compared by skeleton either way)."""
+    account = account_of_name(name)
+    return account, {"name_key": name_skeleton(name), "verified": account is not None}
+
+
 def player_page(name: str) -> dict[str, Any]:
     """A name's personal bests per preset and its recent ranked games.
 
     Names are compared by skeleton. A name an account holds shows that account's games only:
     a guest who played under a look-alike before the account existed never mixes in.
     """
-    key = name_skeleton(name)
-    account = account_of_name(name)
+    account, mine = player_identity(name)
     verified = account is not None
-    mine = {"name_key": key, "verified": verified}
     recent = list(Score.objects.filter(**mine).order_by("-finished_at")[:20])
     bests = {
         (b.variant, b.preset, b.kind): b.score

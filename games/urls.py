@@ -15,6 +15,8 @@ urlpatterns = [
     re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", api.leaderboard),
     re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", api.ratings),
     re_path(r"^me/settings/$", accounts.my_settings),
+    re_path(r"^players/(?P<name>.{1,64})/games/$", api.player_games),
+    re_path(r"^players/(?P<name>.{1,64})/trend/$", api.player_trend),
     re_path(r"^players/(?P<name>.{1,64})/$", api.player),
     re_path(r"^(?P<rest>.*)$", api.not_routed),
 ]
