@@ -1,12 +1,41 @@
-"""Moderation: games with their players and move log, scores that can be removed."""
+"""Moderation: games with their players and move log, scores that can be removed.
+
+A finished game's facts (its board, status, players' results and scores) are the record the
+leaderboards and replays stand on: the admin shows them but never changes them. Removing a
+score, or a whole game, stays possible as before.
+"""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
-from games.models import Game, Move, Player, Score
+from games.models import Game, GameStatus, Move, Player, Score
 from games.scores import score_remove
 
 
-class PlayerInline(admin.TabularInline):
+def is_finished(game: Game | None) -> bool:
+    return game is not None and game.status == GameStatus.FINISHED
+
+
+class FinishedGameReadOnly:
+    """An object of a finished game opens read-only: values as text, a POST refused (403)."""
+
+    def game_of(self, obj) -> Game | None:
+        return obj.game
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        if obj is not None and is_finished(self.game_of(obj)):
+            return False
+        return super().has_change_permission(request, obj)
+
+
+class NothingAddedToFinished:
+    """An inline of a finished game's page offers no row to add."""
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return not is_finished(obj) and super().has_add_permission(request, obj)
+
+
+class PlayerInline(NothingAddedToFinished, admin.TabularInline):
     model = Player
     fields = ("name", "status", "revealed", "flags", "clicks", "time_ms", "user")
     readonly_fields = fields
@@ -15,7 +44,7 @@ class PlayerInline(admin.TabularInline):
     show_change_link = True
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(NothingAddedToFinished, admin.TabularInline):
     model = Move
     fields = ("player", "seq", "action", "x", "y", "t_ms", "created_at")
     readonly_fields = fields
@@ -25,7 +54,7 @@ class MoveInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(FinishedGameReadOnly, admin.ModelAdmin):
     list_display = ("id", "mode", "preset", "width", "height", "mines", "status", "ranked",
                     "no_guess", "created_at")  # fmt: skip
     list_filter = ("mode", "preset", "status", "ranked", "no_guess")
@@ -35,9 +64,12 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [PlayerInline, MoveInline]
     date_hierarchy = "created_at"
 
+    def game_of(self, obj: Game) -> Game:
+        return obj
+
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(FinishedGameReadOnly, admin.ModelAdmin):
     list_display = ("name", "game", "status", "revealed", "clicks", "time_ms", "user", "joined_at")
     list_filter = ("status", "game__mode", "game__preset")
     search_fields = ("name", "game__id", "user__username")
@@ -57,7 +89,7 @@ class MoveAdmin(admin.ModelAdmin):
 
 
 @admin.register(Score)
-class ScoreAdmin(admin.ModelAdmin):
+class ScoreAdmin(FinishedGameReadOnly, admin.ModelAdmin):
     list_display = ("name", "preset", "mode", "status", "time_ms", "bbbv_per_s", "clicks",
                     "user", "finished_at")  # fmt: skip
     list_filter = ("preset", "status", "mode")
