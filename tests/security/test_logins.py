@@ -2,10 +2,13 @@
 address with five failures is refused, right password or not, with a 429 page that says for
 how long; logging in ignores the username's case (issue 13.2)."""
 
+from io import StringIO
+
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.management import call_command
 from django.test import Client
 
 from frontend.auth_backend import CaseInsensitiveModelBackend
@@ -175,3 +178,12 @@ async def test_the_lockout_page_under_asgi(async_client, settings):
     assert_locked_out(
         await async_client.post("/accounts/login/", {"username": "ghost", "password": "guess"})
     )
+
+
+def test_an_operator_unlocks_a_name_by_its_lower_case(client, alice):
+    """docs/deploy.md: `manage.py axes_reset_username alice`."""
+    for _ in range(LIMIT):
+        log_in(client, "Alice", "wrong")
+    assert_locked_out(log_in(client, "Alice", PASSWORD))
+    call_command("axes_reset_username", "alice", stdout=StringIO())
+    assert log_in(client, "Alice", PASSWORD).status_code == 302
