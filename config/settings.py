@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "games.matchmaking",
     "games.bots",
     "games.accounts",
+    "games.daily",
     "frontend",
 ]
 

@@ -50,5 +50,6 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     news = {s.player_id: best_news(s) for s in scores if s is not None}
     for row in results:  # announced once, at the end: later games may beat them
         row.update(news.get(row["player"], {"personal_best": None, "leaderboard_rank": None}))
-    payload = {"results": results, **serializers.reveal_secrets(game)}
+    secrets = serializers.reveal_secrets(game) if game.secrets_open(now) else {}
+    payload = {"results": results, **secrets}
     return [to_everyone(game, "game_over", payload, delayed=True)]

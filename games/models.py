@@ -4,9 +4,11 @@ use cases in services.py."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 def new_public_id() -> str:
@@ -64,6 +66,9 @@ class Game(models.Model):
     seed = models.CharField(max_length=256)
     seed_commitment = models.CharField(max_length=64)  # engine.commitment(seed, seed_salt)
     seed_salt = models.CharField(max_length=32, blank=True, default="")  # "" before v1.1
+    # A board others still play (a daily challenge) keeps its secrets (seed, mines, move log,
+    # analysis, spectators) past the game's end, until this moment; null: at the end.
+    secrets_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=GameStatus.choices, default=GameStatus.LOBBY, db_index=True
     )
@@ -95,6 +100,12 @@ class Game(models.Model):
         if self.safe_x is None or self.safe_y is None:
             return None
         return (self.safe_x, self.safe_y)
+
+    def secrets_open(self, now: datetime | None = None) -> bool:
+        """May the seed, the mines, the move log and the analysis be shown now?"""
+        if self.status != GameStatus.FINISHED:
+            return False
+        return self.secrets_at is None or (now or timezone.now()) >= self.secrets_at
 
     @property
     def variant(self) -> str:

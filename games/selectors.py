@@ -72,7 +72,7 @@ def _with_players(games: list[Game], ratings: bool = False) -> list[dict[str, An
 def game_moves(game_id: str) -> list[dict[str, Any]]:
     """The move log of a finished game, in the order the server accepted the moves."""
     game = game_get(game_id)
-    if game.status != GameStatus.FINISHED:
+    if not game.secrets_open():
         raise ServiceError("not_finished", "the move log is published when the game is over")
     return [
         {

@@ -164,8 +164,11 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
         "spectators": game.spectators,
     }
     if game.status == GameStatus.FINISHED:
-        state.update(reveal_secrets(game))
+        if game.secrets_open():
+            state.update(reveal_secrets(game))
         state["results"] = results(game, players)
+    if game.secrets_at is not None:
+        state["secrets_at"] = iso(game.secrets_at)
     return state
 
 

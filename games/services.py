@@ -141,7 +141,13 @@ def player_join(
 
 def spectator_check(*, game_id: str, user: Any = None, session_key: str | None = None) -> None:
     """A racer still racing may not watch its own race: a spectator sees every board, 3 s
-    late, and could copy the others. Recognised by its account or its browser session."""
+    late, and could copy the others. Recognised by its account or its browser session.
+    Nobody watches a board others still play (a daily challenge) before its secrets open."""
+    held = Game.objects.filter(pk=game_id, secrets_at__gt=timezone.now()).exists()
+    if held:
+        raise ServiceError(
+            "bad_message", "others are still playing this board: it can be watched later"
+        )
     racing = Player.objects.filter(
         game_id=game_id,
         game__mode=GameMode.RACE,

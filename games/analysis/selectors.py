@@ -13,7 +13,7 @@ from games.analysis.review import LoggedMove, Moment, Review, review_game
 from games.boards.search import run_apart
 from games.engine.lru import BoundedCache
 from games.errors import ServiceError
-from games.models import GameMode, GameStatus, Move
+from games.models import GameMode, Move
 from games.moves.step import board_of
 from games.services import game_get
 
@@ -25,7 +25,7 @@ REVIEWS: BoundedCache[str, dict[str, Any]] = BoundedCache(
 def game_analysis(game_id: str) -> dict[str, Any]:
     """Per player: forced guesses faced and survived, and what the fatal click was."""
     game = game_get(game_id)
-    if game.status != GameStatus.FINISHED:
+    if not game.secrets_open():
         raise ServiceError("not_finished", "the analysis is published when the game is over")
     cached = REVIEWS.get(game.id)
     if cached is not None:

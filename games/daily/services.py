@@ -1,0 +1,87 @@
+"""Days, their boards and the runs on them (issue 14.6, docs/protocol.md 5.4).
+
+A day's board is made the first time anyone asks for that UTC day: a random seed, committed
+to at once (so "published at 00:00 UTC" holds: nobody could know it earlier), searched with
+ng1 around the seed's start cell like a race's. Runs are solo games on that board whose
+secrets (seed, mines, moves, analysis, spectators) stay closed until the day is over.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.boards.search import ng1_attempt_for
+from games.daily.models import DailyChallenge, DailyRun
+from games.engine import start_cell
+from games.engine.commitment import commitment
+from games.engine.presets import PRESETS
+from games.errors import ServiceError
+from games.models import Game, GameMode
+
+
+def today(now: datetime | None = None) -> date:
+    return (now or timezone.now()).astimezone(UTC).date()
+
+
+def day_end(day: date) -> datetime:
+    """The moment a day is over: its boards' secrets open, and runs stop counting."""
+    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
+
+
+def check_preset(preset: Any) -> str:
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ServiceError("not_found", "no such preset")
+    return preset
+
+
+def challenge_of(day: date, preset: str, now: datetime | None = None) -> DailyChallenge:
+    """The day's board for a preset; today's is made on first use, other days' never."""
+    existing = DailyChallenge.objects.filter(day=day, preset=preset).first()
+    if existing is not None:
+        return existing
+    if day != today(now):
+        raise ServiceError("not_found", "there is no challenge for that day")
+    width, height, mines = PRESETS[preset]
+    seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+    start = start_cell(width, height, seed)
+    attempt = ng1_attempt_for(width, height, mines, seed, start)  # outside any transaction
+    try:
+        with transaction.atomic():
+            return DailyChallenge.objects.create(
+                day=day, preset=preset, seed=seed, seed_salt=salt,
+                seed_commitment=commitment(seed, salt), ng_attempt=attempt,
+                start_x=start[0], start_y=start[1],
+            )  # fmt: skip
+    except IntegrityError:  # another worker made it first: theirs is the day's
+        return DailyChallenge.objects.get(day=day, preset=preset)
+
+
+def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
+    """A new run on today's board: an account's first is counted, the rest are practice."""
+    preset = check_preset(preset)
+    now = timezone.now()
+    challenge = challenge_of(today(now), preset, now)
+    user = user if user is not None and user.is_authenticated else None
+    width, height, mines = PRESETS[preset]
+    with transaction.atomic():
+        game = Game.objects.create(
+            mode=GameMode.SOLO, preset=preset, width=width, height=height, mines=mines,
+            max_players=1, ranked=False, no_guess=True, ng_attempt=challenge.ng_attempt,
+            seed=challenge.seed, seed_salt=challenge.seed_salt,
+            seed_commitment=challenge.seed_commitment, safe_x=challenge.start_x,
+            safe_y=challenge.start_y, secrets_at=day_end(challenge.day),
+        )  # fmt: skip
+        counted = user is not None and not challenge.runs.filter(user=user, counted=True).exists()
+        try:
+            with transaction.atomic():
+                run = DailyRun.objects.create(
+                    challenge=challenge, game=game, user=user, counted=counted
+                )
+        except IntegrityError:  # two first runs at once: the other one counts
+            run = DailyRun.objects.create(challenge=challenge, game=game, user=user, counted=False)
+    return game, run

@@ -1,0 +1,28 @@
+"""`/api/daily/...` (docs/protocol.md 5.4)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, JsonResponse
+
+from games import selectors as game_selectors
+from games.api import api_view, check_create_rate
+from games.daily import selectors, services
+
+
+@api_view("GET")
+def overview(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(selectors.daily_overview(request.user))
+
+
+@api_view("POST")
+def run(request: HttpRequest, preset: str) -> JsonResponse:
+    services.check_preset(preset)
+    check_create_rate(request)
+    game, daily_run = services.run_create(preset=preset, user=request.user)
+    state = game_selectors.game_state(game.id)
+    return JsonResponse({"game": state, "counted": daily_run.counted}, status=201)
+
+
+@api_view("GET")
+def board(request: HttpRequest, day: str, preset: str) -> JsonResponse:
+    return JsonResponse(selectors.daily_board(day, preset))

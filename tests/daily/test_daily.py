@@ -1,0 +1,174 @@
+"""The daily challenge (issue 14.6): one no-guess board per preset and UTC day for everyone,
+an account's first run counted, and the board's secrets closed until the day is over."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client as HttpClient
+from django.utils import timezone
+
+from games import selectors, services
+from games.daily.models import DailyChallenge, DailyRun
+from games.daily.services import day_end, today
+from games.engine import Reveal
+from games.engine.commitment import commitment
+from games.engine.noguess import is_no_guess
+from games.errors import ServiceError
+from games.models import Game, Player
+from games.moves.step import board_of
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(name: str) -> HttpClient:
+    client = HttpClient()
+    client.force_login(get_user_model().objects.create_user(name, password="Mines-sweep-42"))
+    return client
+
+
+def start_run(client: HttpClient, preset: str = "beginner") -> dict:
+    answer = client.post(f"/api/daily/{preset}/")
+    assert answer.status_code == 201, answer.content
+    return answer.json()
+
+
+def play(game_id: str, user=None, name: str = "guest", win: bool = True) -> None:
+    """Play a run through the services: from the start cell, every safe cell (or a mine)."""
+    game = Game.objects.get(pk=game_id)
+    player = services.player_join(game_id=game_id, name=name, user=user).player
+    board = board_of(game)
+    services.move_apply(player_id=player.id, move=Reveal(*game.safe_cell))
+    for index in range(board.size):
+        if board.is_mine(index) != win:
+            outcome = services.move_apply(player_id=player.id, move=Reveal(*board.xy(index)))
+            if outcome.cells["status"] != "playing":
+                return
+    raise AssertionError("the game did not end")
+
+
+def end_the_day(challenge: DailyChallenge) -> None:
+    """Move a day into the past, as midnight would."""
+    yesterday = today() - timedelta(days=1)
+    DailyChallenge.objects.filter(pk=challenge.pk).update(day=yesterday)
+    games = challenge.runs.values("game_id")
+    Game.objects.filter(pk__in=games).update(secrets_at=day_end(yesterday))
+    Player.objects.filter(game_id__in=games).update(
+        finished_at=day_end(yesterday) - timedelta(hours=1)
+    )
+
+
+def test_everyone_gets_the_same_no_guess_board_and_accounts_one_counted_run():
+    ann, bob = logged_in("ann"), logged_in("bob")
+    runs = [start_run(ann), start_run(ann), start_run(bob), start_run(HttpClient())]
+    assert [r["counted"] for r in runs] == [True, False, True, False]
+    states = [r["game"] for r in runs]
+    assert len({s["seed_commitment"] for s in states}) == 1
+    assert len({tuple(s["start"]) for s in states}) == 1
+    assert all(s["no_guess"] and not s["ranked"] and "seed" not in s for s in states)
+    games = [Game.objects.get(pk=s["id"]) for s in states]
+    boards = {tuple(map(tuple, board_of(g).mine_cells())) for g in games}
+    assert len(boards) == 1
+    challenge = DailyChallenge.objects.get(preset="beginner")
+    assert challenge.day == today()
+    assert challenge.seed_commitment == commitment(challenge.seed, challenge.seed_salt)
+    assert is_no_guess(board_of(games[0]), games[0].safe_cell)
+    overview = ann.get("/api/daily/").json()
+    beginner = next(b for b in overview["boards"] if b["preset"] == "beginner")
+    assert beginner["your_run"] == states[0]["id"] and beginner["runs"] == 4
+    assert "seed" not in beginner and beginner["over"] is False
+    assert {b["preset"] for b in overview["boards"]} == {"beginner", "intermediate", "expert"}
+
+
+def test_a_finished_run_keeps_the_board_secret_until_the_day_is_over(client):
+    ann = logged_in("ann")
+    state = start_run(ann)["game"]
+    user = get_user_model().objects.get(username="ann")
+    play(state["id"], user=user)
+    finished = selectors.game_state(state["id"])
+    assert finished["status"] == "finished" and finished["results"][0]["status"] == "won"
+    assert "seed" not in finished and "mine_cells" not in finished
+    assert client.get(f"/api/games/{state['id']}/moves/").status_code == 409
+    assert client.get(f"/api/games/{state['id']}/analysis/").status_code == 409
+    with pytest.raises(ServiceError) as refused:
+        services.spectator_check(game_id=state["id"])
+    assert refused.value.code == "bad_message"
+    day = today().isoformat()
+    board = client.get(f"/api/daily/{day}/beginner/").json()
+    assert "seed" not in board and [e["name"] for e in board["entries"]] == ["ann"]
+
+    end_the_day(DailyChallenge.objects.get(preset="beginner"))
+    opened = selectors.game_state(state["id"])
+    assert opened["seed"] and opened["mine_cells"]
+    assert client.get(f"/api/games/{state['id']}/moves/").status_code == 200
+    services.spectator_check(game_id=state["id"])  # may watch the replay now
+    yesterday = (today() - timedelta(days=1)).isoformat()
+    past = client.get(f"/api/daily/{yesterday}/beginner/").json()
+    assert (
+        past["over"] is True
+        and commitment(past["seed"], past["seed_salt"]) == (past["seed_commitment"])
+    )
+    archive = client.get("/api/daily/").json()["archive"]
+    assert archive[0]["day"] == yesterday, archive
+    assert archive[0]["presets"]["beginner"]["best"]["name"] == "ann", archive
+
+
+def test_the_daily_leaderboard_ranks_counted_wins_by_time():
+    runners = {name: logged_in(name) for name in ("ann", "bob", "cy")}
+    users = {u.username: u for u in get_user_model().objects.all()}
+    games = {name: start_run(client)["game"]["id"] for name, client in runners.items()}
+    play(games["ann"], user=users["ann"])
+    play(games["bob"], user=users["bob"])
+    play(games["cy"], user=users["cy"], win=False)
+    Player.objects.filter(game_id=games["ann"]).update(time_ms=20_000)
+    Player.objects.filter(game_id=games["bob"]).update(time_ms=10_000)
+    practice = start_run(runners["ann"])["game"]["id"]  # faster, but practice
+    play(practice, user=users["ann"])
+    Player.objects.filter(game_id=practice).update(time_ms=1_000)
+    entries = HttpClient().get(f"/api/daily/{today().isoformat()}/beginner/").json()["entries"]
+    assert [(e["name"], e["rank"], e["status"]) for e in entries] == [
+        ("bob", 1, "won"), ("ann", 2, "won"), ("cy", None, "lost"),
+    ]  # fmt: skip
+    assert DailyRun.objects.filter(counted=True).count() == 3
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("post", "/api/daily/huge/", 404),
+        ("get", "/api/daily/2020-01-01/beginner/", 404),
+        ("get", f"/api/daily/{(timezone.now() + timedelta(days=3)).date()}/beginner/", 404),
+        ("get", "/api/daily/2026-13-45/beginner/", 404),
+        ("get", "/api/daily/2026-01-01/huge/", 404),
+        ("get", "/api/daily/beginner/", 405),
+        ("post", "/api/daily/", 405),
+    ],
+)
+def test_bad_daily_requests(client, method, path, status):
+    answer = getattr(client, method)(path)
+    assert answer.status_code == status
+    assert answer.json()["error"]["code"] in ("not_found", "method_not_allowed")
+    assert not DailyChallenge.objects.exclude(day=today()).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_run_over_the_websocket_starts_at_its_public_start_cell():
+    from channels.db import database_sync_to_async
+
+    from tests.ws.helpers import Client, player
+
+    state = (await database_sync_to_async(start_run)(HttpClient()))["game"]
+    assert state["status"] == "lobby" and state["start"]
+    client, welcome = await player(state["id"], "walker")
+    assert welcome["boards"] == {welcome["you"]: []}  # nothing known before the first click
+    x, y = state["start"]
+    await client.send({"type": "reveal", "x": x, "y": y, "id": 1})
+    started = await client.expect("started")
+    assert started["start"] == [x, y]
+    cells = await client.expect("cells")
+    assert cells["re"] == 1 and cells["cells"] and cells["status"] == "playing"
+    watcher = await Client(state["id"]).connect()
+    refused = await watcher.request({"type": "hello", "role": "spectator"})
+    assert (refused["type"], refused["code"]) == ("error", "bad_message")
+    for socket in (client, watcher):
+        await socket.close()
