@@ -5,6 +5,7 @@ from django.urls import re_path
 from games import api
 from games.accounts import views as accounts
 from games.daily import views as daily
+from games.export import views as export
 
 GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
 
@@ -13,6 +14,7 @@ urlpatterns = [
     re_path(rf"^games/{GAME_ID}/$", api.game_detail),
     re_path(rf"^games/{GAME_ID}/moves/$", api.game_moves),
     re_path(rf"^games/{GAME_ID}/analysis/$", api.game_analysis),
+    re_path(rf"^games/{GAME_ID}/export/$", export.game_export_file),
     re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", api.leaderboard),
     re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", api.ratings),
     re_path(r"^me/settings/$", accounts.my_settings),

@@ -1,0 +1,120 @@
+"""A player's move log as the mouse-event stream of an EVF replay (standard library and our
+engine only: no Django).
+
+Each move becomes a press and a release of one button on the centre of its cell, at the move's
+`t_ms`: `reveal` the left button, `flag` the right, `chord` the middle (what Arbiter,
+Viennasweeper and Metasweeper chord with). The video opens with the cursor on the first move's
+cell at 0 ms, and the player's clock start is the video's start, so every event keeps its
+`t_ms`.
+
+One rule differs between Minerace and the EVF readers: a chord on a revealed 0 does nothing here,
+while ms_toollib opens that 0's hidden neighbours (only a flag put down before the 0 opened and
+taken away after leaves any). Such a chord is written as a cursor move onto its cell, so the
+replay still reproduces the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.engine import Board, CellState, Sweep, SweepStatus, move_from_action
+from games.export.evf import CELL_PX, Code, Mode, MouseEvent, Video, encode
+
+BUTTONS = {
+    "reveal": (Code.LEFT_DOWN, Code.LEFT_UP),
+    "flag": (Code.RIGHT_DOWN, Code.RIGHT_UP),
+    "chord": (Code.MIDDLE_DOWN, Code.MIDDLE_UP),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedMove:
+    """One move of the player's log (`GET /api/games/<id>/moves/`), in `seq` order."""
+
+    action: str  # "reveal" | "flag" | "chord"
+    x: int
+    y: int
+    t_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One player's finished game: the board, the log and the result."""
+
+    width: int
+    height: int
+    mine_cells: frozenset[tuple[int, int]]  # (x, y)
+    bbbv: int
+    player: str
+    moves: tuple[LoggedMove, ...]
+    won: bool
+    time_ms: int | None  # the winner's time; None for a loss or a dnf
+    no_guess: bool = False
+    official: bool = False  # a won ranked game
+    start_us: int = 0  # the player's clock start, microseconds since 1970-01-01 UTC
+    race_id: str = ""
+    unique_id: str = ""
+
+
+def evf_bytes(game: PlayedGame) -> bytes:
+    """The game as an EVF v4 file."""
+    events = mouse_events(game.width, game.height, game.mine_cells, game.moves)
+    time_ms = game.time_ms if game.won and game.time_ms is not None else events[-1].t_ms
+    video = Video(
+        width=game.width,
+        height=game.height,
+        mine_cells=game.mine_cells,
+        bbbv=game.bbbv,
+        time_ms=time_ms,
+        events=tuple(events),
+        player=game.player,
+        race_id=game.race_id,
+        unique_id=game.unique_id,
+        mode=Mode.NO_GUESS if game.no_guess else Mode.STANDARD,
+        completed=game.won,
+        official=game.won and game.official,
+        fair=game.won and game.official,
+        no_flags=not any(m.action == "flag" for m in game.moves),
+        start_us=game.start_us,
+        end_us=game.start_us + time_ms * 1000,
+    )
+    return encode(video)
+
+
+def mouse_events(
+    width: int, height: int, mine_cells: Iterable[tuple[int, int]], moves: Sequence[LoggedMove]
+) -> list[MouseEvent]:
+    """The mouse events that replay these moves on this board, in time order."""
+    board = Board(width, height, (y * width + x for x, y in mine_cells))
+    sweep = Sweep(width, height, board.mine_count, board)
+    first = moves[0] if moves else LoggedMove("reveal", width // 2, height // 2, 0)
+    events = [MouseEvent(Code.MOVE, 0, *_pixel(first.x, first.y))]
+    for move in moves:
+        # Moves are logged in acceptance order; two connections of one player may stamp them a
+        # millisecond out of order, and a replay's time never runs backwards.
+        t_ms = max(move.t_ms, events[-1].t_ms)
+        x, y = _pixel(move.x, move.y)
+        if _reader_would_chord_more(sweep, move):
+            events.append(MouseEvent(Code.MOVE, t_ms, x, y))
+        else:
+            down, up = BUTTONS[move.action]
+            events += [MouseEvent(down, t_ms, x, y), MouseEvent(up, t_ms, x, y)]
+        if sweep.status is SweepStatus.PLAYING:
+            sweep.apply(move_from_action(move.action, move.x, move.y))
+    return events
+
+
+def _pixel(x: int, y: int) -> tuple[int, int]:
+    """The centre of a cell in pixels."""
+    return x * CELL_PX + CELL_PX // 2, y * CELL_PX + CELL_PX // 2
+
+
+def _reader_would_chord_more(sweep: Sweep, move: LoggedMove) -> bool:
+    """A chord on a revealed 0 with a hidden neighbour: nothing here, cells opened there."""
+    if move.action != "chord" or sweep.board is None or sweep.status is not SweepStatus.PLAYING:
+        return False
+    index = move.y * sweep.width + move.x
+    if sweep.state[index] != CellState.REVEALED or sweep.board.numbers[index] != 0:
+        return False
+    return any(sweep.state[n] == CellState.HIDDEN for n in sweep.board.neighbours[index])
