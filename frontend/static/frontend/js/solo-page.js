@@ -133,6 +133,8 @@ const handlers = {
     applyCells(message.boards?.[state.focus] ?? []);
     gameInfo.textContent = describeGame(game);
     showNoGuessBadge(game);
+    // A daily run's start cell is public before the first click (which starts the clock).
+    if (game.status === "lobby" && game.start) view.markStart(...game.start);
     document.title = `Minerace — ${describeGame(game)}`;
     setConnection(...connectionText());
     syncTimer();
