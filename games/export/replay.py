@@ -7,10 +7,11 @@ Viennasweeper and Metasweeper chord with). The video opens with the cursor on th
 cell at 0 ms, and the player's clock start is the video's start, so every event keeps its
 `t_ms`.
 
-One rule differs between Minerace and the EVF readers: a chord on a revealed 0 does nothing here,
-while ms_toollib opens that 0's hidden neighbours (only a flag put down before the 0 opened and
-taken away after leaves any). Such a chord is written as a cursor move onto its cell, so the
-replay still reproduces the game.
+Two clicks that change nothing here would change something in ms_toollib, the reference reader,
+so each is written as a cursor move onto its cell instead, and the replay still reproduces the
+game: a chord on a revealed 0 with a hidden neighbour (only a flag put down before the 0 opened
+and taken away after leaves one; the reader opens it), and a reveal of a flagged cell before the
+first reveal (the reader then takes the next right press for half of a chord).
 """
 
 from __future__ import annotations
@@ -95,13 +96,15 @@ def mouse_events(
         # millisecond out of order, and a replay's time never runs backwards.
         t_ms = max(move.t_ms, events[-1].t_ms)
         x, y = _pixel(move.x, move.y)
-        if _reader_would_chord_more(sweep, move):
+        if sweep.status is not SweepStatus.PLAYING:  # never in a log: a finished player
+            events.append(MouseEvent(Code.MOVE, t_ms, x, y))  # moves no more
+            continue
+        if _reader_differs(sweep, move):
             events.append(MouseEvent(Code.MOVE, t_ms, x, y))
         else:
             down, up = BUTTONS[move.action]
             events += [MouseEvent(down, t_ms, x, y), MouseEvent(up, t_ms, x, y)]
-        if sweep.status is SweepStatus.PLAYING:
-            sweep.apply(move_from_action(move.action, move.x, move.y))
+        sweep.apply(move_from_action(move.action, move.x, move.y))
     return events
 
 
@@ -110,11 +113,16 @@ def _pixel(x: int, y: int) -> tuple[int, int]:
     return x * CELL_PX + CELL_PX // 2, y * CELL_PX + CELL_PX // 2
 
 
-def _reader_would_chord_more(sweep: Sweep, move: LoggedMove) -> bool:
-    """A chord on a revealed 0 with a hidden neighbour: nothing here, cells opened there."""
-    if move.action != "chord" or sweep.board is None or sweep.status is not SweepStatus.PLAYING:
-        return False
+def _reader_differs(sweep: Sweep, move: LoggedMove) -> bool:
+    """Would ms_toollib make more of this click than Minerace did (see the module's doc)?"""
+    board = sweep.board
+    assert board is not None
     index = move.y * sweep.width + move.x
-    if sweep.state[index] != CellState.REVEALED or sweep.board.numbers[index] != 0:
-        return False
-    return any(sweep.state[n] == CellState.HIDDEN for n in sweep.board.neighbours[index])
+    state = sweep.state
+    if move.action == "reveal":
+        return state[index] == CellState.FLAGGED and sweep.revealed == 0
+    if move.action == "chord":
+        if state[index] != CellState.REVEALED or board.numbers[index] != 0:
+            return False
+        return any(state[n] == CellState.HIDDEN for n in board.neighbours[index])
+    return False
