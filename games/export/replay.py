@@ -2,10 +2,10 @@
 engine only: no Django).
 
 Each move becomes a press and a release of one button on the centre of its cell, at the move's
-`t_ms`: `reveal` the left button, `flag` the right, `chord` the middle (what Arbiter,
-Viennasweeper and Metasweeper chord with). The video opens with the cursor on the first move's
-cell at 0 ms, and the player's clock start is the video's start, so every event keeps its
-`t_ms`.
+`t_ms`: `reveal` the left button, `flag` the right, `chord` the middle (a reader chords on
+the middle button's release: one press, one chord, where both buttons take four events). The
+video opens with the cursor on the first move's cell at 0 ms, and the player's clock start is
+the video's start, so every event keeps its `t_ms`.
 
 Two clicks that change nothing here would change something in ms_toollib, the reference reader,
 so each is written as a cursor move onto its cell instead, and the replay still reproduces the
@@ -52,7 +52,7 @@ class PlayedGame:
     won: bool
     time_ms: int | None  # the winner's time; None for a loss or a dnf
     no_guess: bool = False
-    official: bool = False  # a won ranked game
+    official: bool = False  # a ranked game: a win of it is marked official and fair
     start_us: int = 0  # the player's clock start, microseconds since 1970-01-01 UTC
     race_id: str = ""
     unique_id: str = ""
