@@ -1,16 +1,25 @@
-// The board's DOM: one element per cell, built once per `welcome`, then only changed cells are
-// touched. Each cell carries data-x, data-y and data-state (the stable contract the browser
-// tests read): hidden, flag, 0..8, mine, exploded, wrongflag. A race's start cell carries
-// data-start="1" until it is revealed; a cell the loss analysis found safe for certain (a
-// mistake's) carries the class safe-hint. Several views may share a page: nothing here uses ids.
+// The board's DOM: one element per cell in one element per row, built once per `welcome`, then
+// only changed cells are touched. Each cell carries data-x, data-y and data-state (the stable
+// contract the browser tests read): hidden, flag, 0..8, mine, exploded, wrongflag. A race's
+// start cell carries data-start="1" until it is revealed; a cell the loss analysis found safe
+// for certain (a mistake's) carries the class safe-hint. Several views may share a page: a
+// board's cell ids are made from its own element's id.
+//
+// A board a player plays (not role="img") is an ARIA grid: rows, gridcells labelled "row 3,
+// column 5, hidden", and the keyboard cursor as the grid's active descendant.
+import { cellLabel } from "./a11y.js";
 
-const MIN_CELL_PX = 20;
+// The smallest cell the board shrinks to so that it fits the screen (an expert board fits a
+// 390 px phone); larger boards scroll (pan) inside their frame.
+export const MIN_CELL_PX = 12;
+export const MAX_ZOOM_CELL_PX = 48;
 // Expert (30x16) gets 28-32 px on a 1366x768 laptop, with room for the results beside it;
-// small boards may grow larger.
+// small boards may grow larger. A player's cell_size setting replaces both.
 const MAX_CELL_PX = 32;
 const MAX_SMALL_BOARD_CELL_PX = 40;
 const SMALL_BOARD_COLUMNS = 16;
 const WIDE_PAGE_PX = 900; // narrower pages put side panels below the board
+let boardCount = 0; // for cell ids of boards whose element has none
 
 /** The DOM state of a cell value from the wire: 0..8, "F", "H" or "X". */
 export function stateOfWire(value) {
@@ -41,6 +50,8 @@ export class BoardView {
     this.scroller = scroller;
     this.autoFit = autoFit;
     this.beside = beside;
+    this.labelled = element.getAttribute("role") !== "img";
+    this.idPrefix = `${element.id || `board${++boardCount}`}-cell`;
     this.start = null;
     this.safeHint = null;
     this.width = 0;
@@ -48,7 +59,12 @@ export class BoardView {
     this.cells = [];
     this.cursor = { x: 0, y: 0 };
     this.pressed = null;
+    this.preferredPx = null; // the cell_size setting: the cell size when the screen has room
+    this.zoomPx = null; // zoomed by the player: this size, whatever fits
+    this.fittedPx = MIN_CELL_PX;
+    this.cellPx = MIN_CELL_PX;
     this.onCursor = () => {};
+    this.onResize = () => {};
     if (!autoFit) return;
     let fitQueued = false;
     window.addEventListener("resize", () => {
@@ -67,22 +83,35 @@ export class BoardView {
     const fragment = document.createDocumentFragment();
     const cells = new Array(width * height);
     for (let y = 0; y < height; y++) {
+      const row = document.createElement("div");
+      row.className = "board-row";
+      if (this.labelled) row.setAttribute("role", "row");
       for (let x = 0; x < width; x++) {
         const cell = document.createElement("div");
         cell.className = "cell";
         cell.dataset.x = x;
         cell.dataset.y = y;
         cell.dataset.state = "hidden";
+        if (this.labelled) {
+          cell.id = `${this.idPrefix}-${x}-${y}`;
+          cell.setAttribute("role", "gridcell");
+          cell.setAttribute("aria-label", cellLabel(x, y, "hidden"));
+        }
         cells[y * width + x] = cell;
-        fragment.append(cell);
+        row.append(cell);
       }
+      fragment.append(row);
     }
     this.cells = cells;
     this.pressed = null;
     this.start = null;
     this.safeHint = null;
     this.element.style.setProperty("--cols", width);
-    this.element.setAttribute("aria-label", `Minefield, ${width} by ${height}`);
+    if (this.labelled) {
+      this.element.setAttribute("aria-label", `Minefield, ${width} by ${height}`);
+      this.element.setAttribute("aria-rowcount", String(height));
+      this.element.setAttribute("aria-colcount", String(width));
+    }
     this.element.replaceChildren(fragment);
     const { x, y } = this.cursor;
     const keep = x < width && y < height && this.element.dataset.cursorX !== undefined;
@@ -109,16 +138,27 @@ export class BoardView {
     cell.dataset.state = state;
     cell.textContent = isNumberState(state) ? state : "";
     if (state !== "hidden" && state !== "flag") delete cell.dataset.start;
+    this.label(cell, x, y);
+  }
+
+  label(cell, x, y) {
+    if (!this.labelled) return;
+    cell.setAttribute("aria-label", cellLabel(x, y, cell.dataset.state, Boolean(cell.dataset.start)));
   }
 
   /** Mark the race's start cell (all must reveal it first) while it is still closed. */
   markStart(x, y) {
     if (!this.has(x, y)) return;
-    if (this.start) delete this.start.dataset.start;
+    const previous = this.start;
+    if (previous) {
+      delete previous.dataset.start;
+      this.label(previous, Number(previous.dataset.x), Number(previous.dataset.y));
+    }
     const cell = this.cellElement(x, y);
     const { state } = cell.dataset;
     this.start = cell;
     if (state === "hidden" || state === "flag") cell.dataset.start = "1";
+    this.label(cell, x, y);
   }
 
   /** Outline the cell [x, y] that was safe for certain when a mistake was made (null: none). */
@@ -152,7 +192,20 @@ export class BoardView {
 
   /** Cells of `px` pixels, for boards laid out by their owner (autoFit off). */
   setCellSize(px) {
+    this.cellPx = px;
     this.element.style.setProperty("--cell", `${px}px`);
+  }
+
+  /** The player's cell_size setting (null: the default for the board's size); refits. */
+  setPreferredSize(px) {
+    this.preferredPx = px;
+    this.fit();
+  }
+
+  /** Zoom to cells of `px` (clamped; null: back to fitting the screen); refits. */
+  setZoom(px) {
+    this.zoomPx = px === null ? null : Math.max(MIN_CELL_PX, Math.min(MAX_ZOOM_CELL_PX, px));
+    this.fit();
   }
 
   /**
@@ -187,6 +240,7 @@ export class BoardView {
     cell.classList.add("cursor");
     this.element.dataset.cursorX = x;
     this.element.dataset.cursorY = y;
+    if (this.labelled) this.element.setAttribute("aria-activedescendant", cell.id);
     if (announce) {
       cell.scrollIntoView({ block: "nearest", inline: "nearest" });
       this.onCursor(x, y, this.state(x, y));
@@ -212,7 +266,9 @@ export class BoardView {
 
   /**
    * Size the cells to the viewport: the whole board visible when it fits with cells of at
-   * least MIN_CELL_PX; otherwise the smallest cell, scrolling inside its frame.
+   * least MIN_CELL_PX (no larger than the cell_size setting); otherwise the smallest cell,
+   * panning inside its frame. A zoom chosen by the player wins over the fitted size; the frame
+   * is kept inside the screen either way.
    */
   fit() {
     if (!this.width || !this.autoFit) return;
@@ -228,18 +284,28 @@ export class BoardView {
     const boardX = sides(this.scroller, "borderLeftWidth", "borderRightWidth");
     const boardY = sides(this.scroller, "borderTopWidth", "borderBottomWidth");
     const mainX = sides(main, "paddingLeft", "paddingRight");
+    // What the frame holds below the board (its tool bar) takes height too.
+    const below = [...frame.children]
+      .filter((child) => child !== this.scroller && !child.hidden)
+      .filter((child) => child.compareDocumentPosition(this.scroller) & Node.DOCUMENT_POSITION_PRECEDING)
+      .reduce((sum, child) => sum + child.offsetHeight + sides(frame, "rowGap"), 0);
     const top = this.scroller.getBoundingClientRect().top + window.scrollY;
     const pageWidth = document.documentElement.clientWidth;
     const beside = pageWidth >= WIDE_PAGE_PX ? this.beside : 0;
     const availableWidth = pageWidth - mainX - frameX - beside;
-    const availableHeight = window.innerHeight - top - frameBottom - 16;
+    const availableHeight = window.innerHeight - top - frameBottom - below - 12;
     const fitting = Math.floor(
       Math.min((availableWidth - boardX) / this.width, (availableHeight - boardY) / this.height),
     );
-    const largest = this.width > SMALL_BOARD_COLUMNS ? MAX_CELL_PX : MAX_SMALL_BOARD_CELL_PX;
-    const size = Math.max(MIN_CELL_PX, Math.min(largest, fitting));
+    const largest =
+      this.preferredPx ??
+      (this.width > SMALL_BOARD_COLUMNS ? MAX_CELL_PX : MAX_SMALL_BOARD_CELL_PX);
+    this.fittedPx = Math.max(MIN_CELL_PX, Math.min(largest, fitting));
+    const size = this.zoomPx ?? this.fittedPx;
+    this.cellPx = size;
     this.element.style.setProperty("--cell", `${size}px`);
     this.scroller.style.maxWidth = `${Math.floor(availableWidth)}px`;
     this.scroller.style.maxHeight = `${Math.max(size * 8, Math.floor(availableHeight))}px`;
+    this.onResize(size);
   }
 }

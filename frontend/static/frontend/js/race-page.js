@@ -2,10 +2,11 @@
 // full controls, beside every racer's progress: counts only, never their cells) or for a
 // spectator (every board, held back a few seconds by the server while the race runs). Who is
 // offline and when the server drops them, the ready timeout, and a rematch after the end.
+import { announce } from "./a11y.js";
 import { fetchAnalysis, reviewOf } from "./analysis.js";
 import { ApiError, getGame, sameSettings, startGame } from "./api.js";
 import { attachBoardInput } from "./board-input.js";
-import { BoardView, describeState, stateOfWire } from "./board-view.js";
+import { BoardView, stateOfWire } from "./board-view.js";
 import { describeGame } from "./format.js";
 import { Hud } from "./hud.js";
 import {
@@ -18,7 +19,7 @@ import {
 import { RaceClocks } from "./race-clocks.js";
 import { Countdown } from "./race-countdown.js";
 import { LobbyPanel } from "./race-lobby.js";
-import { ownStatusLine, RacerList } from "./race-players.js";
+import { ownStatusLine, RacerBar, RacerList } from "./race-players.js";
 import { tickDeadlines } from "./race-presence.js";
 import { RematchControl } from "./race-rematch.js";
 import { ResignControl } from "./race-resign.js";
@@ -26,6 +27,8 @@ import { RaceResults } from "./race-results.js";
 import { SpectatorBoards } from "./race-spectate.js";
 import { FINAL, RaceState } from "./race-state.js";
 import { GameSession } from "./session.js";
+import { attachGameSettings, touchFirst } from "./settings-controls.js";
+import { playCellsSound, playSound } from "./sound.js";
 
 const SIDE_PANEL_PX = 320; // .race-side's width and the gap before it (race.css)
 const TICK_MS = 250; // the offline racers' and the ready timeout's countdowns
@@ -43,6 +46,8 @@ const hud = new Hud({ minesLeft: $("mines-left"), timer: $("timer"), face: $("fa
 const serverNow = () => (session ? session.clock.now() : Date.now());
 const lobby = new LobbyPanel($("race-lobby"), { ready: sendReady, leave: sendLeave }, serverNow);
 const racers = new RacerList($("opponents"), serverNow);
+const racerBar = new RacerBar($("race-bar-list"));
+const zoom = attachGameSettings(view);
 const results = new RaceResults($("race-results"), { newRace });
 const rematch = new RematchControl($("race-results"), {
   send,
@@ -71,8 +76,13 @@ function render() {
   $("minefield").hidden = spectating();
   $("race-side").hidden = spectating() && game.status !== "lobby";
   $("race-progress").hidden = spectating() || game.status === "lobby";
-  if (!spectating()) racers.render(race);
-  else spectated.renderPlayers(race);
+  $("race-bar").hidden = spectating() || game.status === "lobby";
+  if (!spectating()) {
+    racers.render(race);
+    racerBar.render(race);
+  } else {
+    spectated.renderPlayers(race);
+  }
   resign.render(race.canMove());
   rematch.render(race);
   $("spectate-bar").hidden = !spectating();
@@ -162,6 +172,19 @@ function lobbyChanged() {
   if (race.status === "lobby") refreshState();
 }
 
+/** This browser's racer finished: say how (the live region), with a sound. */
+function announceOwnEnd({ status, time_ms: timeMs }) {
+  if (status === "won") {
+    announce(`You finished in ${(timeMs / 1000).toFixed(1)} seconds.`);
+    playSound("win");
+  } else if (status === "lost") {
+    announce("You hit a mine: you are out of this race.");
+    playSound("lose");
+  } else if (status === "dnf") {
+    announce("You are out of this race.");
+  }
+}
+
 // ---- server messages -------------------------------------------------------------------------
 
 const handlers = {
@@ -189,7 +212,7 @@ const handlers = {
     render();
     if (game.status === "finished") showEnd();
     else results.hide();
-    if (!welcomed && !spectating()) boardElement.focus({ preventScroll: true });
+    if (!welcomed && !spectating() && !touchFirst()) boardElement.focus({ preventScroll: true });
     welcomed = true;
     document.body.dataset.ready = "1";
   },
@@ -226,6 +249,7 @@ const handlers = {
 
   countdown(message) {
     race.countdown(message);
+    if (!spectating()) announce("The race is about to start: open the highlighted start cell.");
     if (spectating()) spectated.build(race);
     markStart(message.start);
     countdown.show(message.starts_at, startElement());
@@ -239,13 +263,18 @@ const handlers = {
     countdown.started();
     clocks.sync(race);
     render();
+    announce("The race has started.");
+    if (!spectating()) playSound("start");
     if (race.anyOffline()) refreshState(); // dropped by the race's rule now, not the lobby's
   },
 
   cells(message) {
     race.moved(message);
     if (spectating()) spectated.apply(message);
-    else if (message.player === race.you) applyOwnCells(message.cells);
+    else if (message.player === race.you) {
+      applyOwnCells(message.cells);
+      playCellsSound(message.cells);
+    }
     clocks.sync(race);
     render();
   },
@@ -259,12 +288,14 @@ const handlers = {
     race.finished(message);
     clocks.sync(race);
     render();
+    if (message.player === race.you) announceOwnEnd(message);
   },
 
   game_over(message) {
     race.gameOver(message);
     render();
     showEnd();
+    announce("The race is over: the results are above the board.");
   },
 
   spectators(message) {
@@ -316,17 +347,18 @@ async function newRace() {
   }
 }
 
-attachBoardInput(view, {
-  enabled: () => race.canMove(),
-  reveal: (x, y) => move("reveal", x, y),
-  flag: (x, y) => move("flag", x, y),
-  chord: (x, y) => move("chord", x, y),
-  pressing: (pressing) => hud.setPressing(pressing),
-  newGame: () => race.status === "finished" && newRace(),
-});
-view.onCursor = (x, y, cellState) => {
-  $("cursor-info").textContent = `column ${x + 1}, row ${y + 1}: ${describeState(cellState)}`;
-};
+attachBoardInput(
+  view,
+  {
+    enabled: () => race.canMove(),
+    reveal: (x, y) => move("reveal", x, y),
+    flag: (x, y) => move("flag", x, y),
+    chord: (x, y) => move("chord", x, y),
+    pressing: (pressing) => hud.setPressing(pressing),
+    newGame: () => race.status === "finished" && newRace(),
+  },
+  zoom,
+);
 $("face").addEventListener("click", () => race.status === "finished" && newRace());
 $("face").title = "New race (once this one is over)";
 $("face").setAttribute("aria-label", "New race");

@@ -3,7 +3,7 @@
 // a player's board (#opponents) and above each board a spectator watches. Rows are updated in
 // place, so the bars animate as they grow.
 import { seconds } from "./format.js";
-import { createBotTag, createPresence, fillPresence } from "./race-presence.js";
+import { createBotTag, createPresence, fillPresence, isOffline } from "./race-presence.js";
 
 const STATUS_TEXT = {
   joined: "not ready",
@@ -102,6 +102,65 @@ export class RacerList {
         this.rows.set(player.id, row);
       }
       fillRacer(row, player, { you: player.id === race.you, race, nowMs: this.now() });
+      const there = this.list.children[index] ?? null;
+      if (there !== row) this.list.insertBefore(row, there);
+      seen.add(player.id);
+    });
+    for (const [id, row] of this.rows) {
+      if (seen.has(id)) continue;
+      row.remove();
+      this.rows.delete(id);
+    }
+  }
+}
+
+/** A racer's standing in a few characters, for the compact bar: "45%", "won 12.3 s", "lost". */
+function shortStatus(player, share) {
+  if (player.status === "won") return `won ${seconds(player.time_ms)}`;
+  if (player.status === "lost") return "lost";
+  if (player.status === "dnf") return "out";
+  return `${Math.floor(share)}%`;
+}
+
+/**
+ * The racers as one compact bar above the board, for narrow screens (race.css shows it there):
+ * each racer's name, a thin progress bar and where it stands; this browser's racer first.
+ */
+export class RacerBar {
+  constructor(list) {
+    this.list = list;
+    this.rows = new Map();
+  }
+
+  render(race) {
+    const players = [...race.players].sort((a, b) => (b.id === race.you) - (a.id === race.you));
+    const seen = new Set();
+    players.forEach((player, index) => {
+      let row = this.rows.get(player.id);
+      if (!row) {
+        row = document.createElement("li");
+        row.className = "bar-racer";
+        part("span", "bar-name", row);
+        const track = part("span", "bar-track", row);
+        part("span", "bar-fill", track);
+        part("span", "bar-status", row);
+        this.rows.set(player.id, row);
+      }
+      const safe = player.safe_cells || 1;
+      const revealed = player.revealed ?? 0;
+      const share = Math.min(100, (100 * revealed) / safe);
+      const you = player.id === race.you;
+      const offline = isOffline(race, player);
+      row.dataset.player = player.id;
+      row.dataset.status = player.status;
+      row.dataset.online = offline ? "0" : "";
+      row.classList.toggle("me", you);
+      row.querySelector(".bar-name").textContent = you ? "you" : player.name;
+      row.querySelector(".bar-fill").style.width = `${Number(share.toFixed(1))}%`;
+      row.querySelector(".bar-status").textContent =
+        offline ? "offline" : shortStatus(player, share);
+      row.title = `${player.name}: ${revealed} of ${safe} safe cells, ${statusText(player)}`;
+      row.setAttribute("aria-label", row.title);
       const there = this.list.children[index] ?? null;
       if (there !== row) this.list.insertBefore(row, there);
       seen.add(player.id);

@@ -1,10 +1,11 @@
 // The solo game page: one player's board, drawn only from what the server sends. The server
 // speaks of one board per player id (`boards` in `welcome`, `player` in `cells`); this page
 // draws the "focus" player's: this browser's own, or the player's when spectating.
+import { announce } from "./a11y.js";
 import { fetchAnalysis, reviewOf } from "./analysis.js";
 import { ApiError, sameSettings, startGame } from "./api.js";
 import { attachBoardInput } from "./board-input.js";
-import { BoardView, describeState, stateOfWire } from "./board-view.js";
+import { BoardView, stateOfWire } from "./board-view.js";
 import { GameTimer } from "./clock.js";
 import { describeGame } from "./format.js";
 import { Hud } from "./hud.js";
@@ -16,6 +17,8 @@ import {
 } from "./page-status.js";
 import { ResultPanel } from "./result-panel.js";
 import { GameSession } from "./session.js";
+import { attachGameSettings, touchFirst } from "./settings-controls.js";
+import { playCellsSound, playSound } from "./sound.js";
 
 const boardElement = document.getElementById("board");
 const view = new BoardView(boardElement, document.getElementById("board-scroll"));
@@ -26,7 +29,7 @@ const hud = new Hud({
 });
 const resultPanel = new ResultPanel(document.getElementById("result"));
 const gameInfo = document.getElementById("game-info");
-const cursorInfo = document.getElementById("cursor-info");
+const zoom = attachGameSettings(view);
 let session = null;
 let timer = null;
 let analysis = null; // the promise of the game's analysis, asked for once it is over
@@ -119,6 +122,19 @@ async function showAnalysis(result) {
   view.markSafe(fatal?.kind === "mistake" ? fatal.safe_cell : null);
 }
 
+/** Say how the game ended (the live region), with a sound for this browser's player. */
+function announceEnd({ status, time_ms: timeMs }, own) {
+  const who = own ? "You" : focusPlayer()?.name ?? "The player";
+  if (status === "won") {
+    const time = timeMs === null ? "" : ` in ${(timeMs / 1000).toFixed(1)} seconds`;
+    announce(`${who} won${time}.`);
+    if (own) playSound("win");
+  } else if (status === "lost") {
+    announce(`${who} hit a mine. Game over.`);
+    if (own) playSound("lose");
+  }
+}
+
 // ---- server messages -------------------------------------------------------------------------
 
 const handlers = {
@@ -145,7 +161,7 @@ const handlers = {
       updateStatusView();
       updateMinesLeft();
     }
-    if (!state.welcomed) boardElement.focus({ preventScroll: true });
+    if (!state.welcomed && !touchFirst()) boardElement.focus({ preventScroll: true });
     state.welcomed = true;
     document.body.dataset.ready = "1";
   },
@@ -165,11 +181,13 @@ const handlers = {
       if (player.status === "joined" || player.status === "ready") player.status = "playing";
     }
     syncTimer();
+    if (state.role === "player") announce("Game started.");
   },
 
   cells(message) {
     if (!state.game || message.player !== state.focus) return;
     applyCells(message.cells);
+    if (message.player === state.you) playCellsSound(message.cells);
     const player = focusPlayer();
     if (player) {
       Object.assign(player, message.progress ?? {});
@@ -187,6 +205,7 @@ const handlers = {
     if (message.status === "won" && message.time_ms !== null) timer.stop(message.time_ms);
     else timer.stop();
     updateStatusView();
+    announceEnd(message, message.player === state.you);
   },
 
   game_over(message) {
@@ -227,17 +246,18 @@ async function newGame() {
   }
 }
 
-attachBoardInput(view, {
-  enabled: playable,
-  reveal: (x, y) => move("reveal", x, y),
-  flag: (x, y) => move("flag", x, y),
-  chord: (x, y) => move("chord", x, y),
-  pressing: (pressing) => hud.setPressing(pressing),
-  newGame,
-});
-view.onCursor = (x, y, cellState) => {
-  cursorInfo.textContent = `column ${x + 1}, row ${y + 1}: ${describeState(cellState)}`;
-};
+attachBoardInput(
+  view,
+  {
+    enabled: playable,
+    reveal: (x, y) => move("reveal", x, y),
+    flag: (x, y) => move("flag", x, y),
+    chord: (x, y) => move("chord", x, y),
+    pressing: (pressing) => hud.setPressing(pressing),
+    newGame,
+  },
+  zoom,
+);
 document.getElementById("face").addEventListener("click", newGame);
 document.getElementById("new-game").addEventListener("click", newGame);
 

@@ -1,5 +1,5 @@
-// What the browser remembers between pages: the nickname, the "No guessing" choice and one
-// resume token per game.
+// What the browser remembers between pages: the nickname, the "No guessing" choice, the game
+// settings (settings.js) and one resume token per game.
 // localStorage can be unavailable (private modes, disabled storage): fall back to memory.
 
 const memory = new Map();
@@ -24,6 +24,7 @@ function write(key, value) {
 
 const NICKNAME_KEY = "minerace.nickname";
 const NO_GUESS_KEY = "minerace.no_guess";
+const SETTINGS_KEY = "minerace.settings";
 const tokenKey = (gameId) => `minerace.token.${gameId}`;
 
 export const NAME_MAX_LENGTH = 24;
@@ -66,4 +67,18 @@ export function getNoGuess() {
 
 export function setNoGuess(on) {
   write(NO_GUESS_KEY, on ? "1" : null);
+}
+
+/** The game settings kept in this browser: an object (unchecked: settings.js validates it). */
+export function getStoredSettings() {
+  try {
+    const value = JSON.parse(read(SETTINGS_KEY) ?? "{}");
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+export function setStoredSettings(values) {
+  write(SETTINGS_KEY, JSON.stringify(values));
 }
