@@ -1,5 +1,8 @@
 """The pages. Game pages are static shells: the state comes over the WebSocket from the
-server, never from the template. Account pages are plain Django forms (sessions, CSRF)."""
+server, never from the template, except what must be said before it answers (no such game; a
+finished race's winner). Account pages are plain Django forms (sessions, CSRF)."""
+
+from typing import Any
 
 from django.contrib.auth import login
 from django.db import IntegrityError, transaction
@@ -10,6 +13,10 @@ from django.views.decorators.http import require_http_methods
 
 from games.accounts.forms import SignupForm
 from games.engine.presets import PRESETS
+from games.errors import ServiceError
+from games.models import Game, GameMode, GameStatus
+from games.selectors import game_state
+from games.services import game_get
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -17,8 +24,41 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
+    found = existing_game(game_id)
+    if found is None:
+        return no_such_game(request, game_id)
     keep_browser_session(request)
-    return render(request, "frontend/game.html", {"game_id": game_id})
+    context = {"game_id": game_id, "race_over": race_over(found)}
+    return render(request, "frontend/game.html", context)
+
+
+def existing_game(game_id: str) -> Game | None:
+    try:
+        return game_get(game_id)
+    except ServiceError as error:
+        if error.code != "not_found":
+            raise
+        return None
+
+
+def no_such_game(request: HttpRequest, game_id: str) -> HttpResponse:
+    """A clear page with the ways on, rather than an empty board frame (issue 14.9)."""
+    return render(request, "frontend/no-such-game.html", {"game_id": game_id}, status=404)
+
+
+def race_over(game: Game) -> dict[str, Any] | None:
+    """What a finished race's page says before its socket has answered: who won and when,
+    for someone who followed a link to it (frontend/race/results.html)."""
+    if game.mode != GameMode.RACE or game.status != GameStatus.FINISHED:
+        return None
+    results = game_state(game.id).get("results") or []
+    winner = next((row for row in results if row["status"] == "won"), None)
+    return {
+        "winner": winner["name"] if winner else None,
+        "time": f"{winner['time_ms'] / 1000:.3f} s" if winner else None,
+        "others": len(results) - 1 if winner else len(results),
+        "finished_at": game.finished_at,
+    }
 
 
 def keep_browser_session(request: HttpRequest) -> None:
@@ -30,6 +70,8 @@ def keep_browser_session(request: HttpRequest) -> None:
 
 
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    if existing_game(game_id) is None:
+        return no_such_game(request, game_id)
     return render(request, "frontend/replay.html", {"game_id": game_id})
 
 
@@ -39,6 +81,17 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 
 def ratings(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/ratings.html", {"presets": list(PRESETS)})
+
+
+def daily(request: HttpRequest) -> HttpResponse:
+    """Today's daily boards, their leaderboards and the archive (issue 14.6): drawn by
+    daily.js from /api/daily/; the template only says whether an account is logged in."""
+    return render(request, "frontend/daily.html", {"presets": list(PRESETS)})
+
+
+def daily_day(request: HttpRequest, day: str) -> HttpResponse:
+    """One day's boards and leaderboards, with replays once it is over (daily-day.js)."""
+    return render(request, "frontend/daily-day.html", {"day": day, "presets": list(PRESETS)})
 
 
 def player(request: HttpRequest, name: str) -> HttpResponse:

@@ -85,5 +85,5 @@ def test_preset_button_starts_a_game_under_the_nickname(page, base_url):
 
 def test_unknown_game_says_so(page, base_url):
     page.goto(base_url + "/games/no-such-game/")
-    expect(page.locator("#message")).to_have_text("There is no such game.")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "error")
+    expect(page.locator("#error-title")).to_have_text("No such game")  # test_error_pages.py
+    expect(page.locator("#to-lobby")).to_have_attribute("href", "/")

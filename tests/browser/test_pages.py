@@ -172,7 +172,7 @@ def test_replay_of_a_game_not_over_yet_explains_why(page, base_url):
     expect(page.locator("#replay-status")).to_contain_text("still being played")
     expect(page.locator("#replay-controls")).to_be_hidden()
     open_replay(page, base_url, "no-such-game")
-    expect(page.locator("#replay-status")).to_have_text("There is no such game.")
+    expect(page.locator("#error-title")).to_have_text("No such game")  # test_error_pages.py
 
 
 def test_leaderboard_tabs_switch_and_live_in_the_url(page, base_url):

@@ -1,7 +1,8 @@
-// The lobby page: a nickname, the "No guessing" toggle (remembered; it applies to the preset
-// buttons, quick races, bot races and creating races), quick races (quick-match.js) and bot
-// races (bot-race.js), the presets and a custom board form, the races waiting for players
-// (lobby-races.js) and the races running now (live-races.js).
+// The lobby page: a guest's nickname (an account plays under its username), the "No guessing"
+// toggle (remembered; it applies to the preset buttons, quick races, bot races and creating
+// races), quick races (quick-match.js) and bot races (bot-race.js), the presets and a custom
+// board form, the races waiting for players (lobby-races.js) and the races running now
+// (live-races.js).
 import { startGame } from "./api.js";
 import "./bot-race.js";
 import "./live-races.js";
@@ -18,11 +19,14 @@ const customBox = document.getElementById("custom");
 const presetButtons = [...document.querySelectorAll("[data-preset]")];
 const buttons = [...presetButtons, form.querySelector("[type=submit]")];
 
-nickname.value = getNickname();
-nickname.addEventListener("input", () => setNickname(nickname.value));
-nickname.addEventListener("change", () => {
-  if (!isValidName(nickname.value)) nickname.value = getNickname();
-});
+// An account's page has no nickname field (a hidden input stands in for quick-match.js).
+if (nickname.type !== "hidden") {
+  nickname.value = getNickname();
+  nickname.addEventListener("input", () => setNickname(nickname.value));
+  nickname.addEventListener("change", () => {
+    if (!isValidName(nickname.value)) nickname.value = getNickname();
+  });
+}
 
 /** Show on each preset button whether it starts a no-guess board. */
 function showNoGuess() {

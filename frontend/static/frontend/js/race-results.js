@@ -1,8 +1,10 @@
 // The end of a race: the ranking from `game_over` as a table (this browser's row marked, bots
-// tagged, and in a rated race each account's rating change), each racer's analysis once it has
-// come (forced guesses, the fatal click; in words for this browser's racer), and the seed with
-// a check anyone can repeat: SHA-256 of salt ":" seed must equal the seed_commitment the server published
-// before the race, so the board was fixed before anyone played.
+// tagged, each racer's statistics of the field (stats-format.js) with a new personal best or
+// leaderboard place, and in a rated race each account's rating change), each racer's analysis
+// once it has come (forced guesses, the fatal click; in words for this browser's racer), and the
+// seed with a check anyone can repeat: SHA-256 of salt ":" seed must equal the seed_commitment
+// the server published before the race, so the board was fixed before anyone played. On a
+// narrow screen each row is a card (game-panels.css), each cell labelled by its data-label.
 import {
   chanceText,
   fatalSentence,
@@ -11,7 +13,20 @@ import {
   reviewOf,
   shortOdds,
 } from "./analysis.js";
-import { describeSize, fixed, percent, seconds } from "./format.js";
+import { describeSize } from "./format.js";
+import {
+  bbbvPerSecondText,
+  bbbvText,
+  clickKinds,
+  EXPLAIN,
+  efficiencyText,
+  leaderboardUrl,
+  newsOf,
+  newsText,
+  rqpText,
+  stnbText,
+  timeText,
+} from "./stats-format.js";
 
 const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish" };
 const MINUS = "\u2212";
@@ -46,12 +61,32 @@ export async function sha256Hex(text) {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-function cell(row, text, className = "") {
+function cell(row, text, className = "", label = "") {
   const td = document.createElement("td");
   td.textContent = text;
   if (className) td.className = className;
+  if (label) td.dataset.label = label; // the stacked layout's caption (game-panels.css)
   row.append(td);
   return td;
+}
+
+/** The small marks beside a name: "best" for a new personal best, "#7" for its place. */
+function newsTags(result, game) {
+  const news = newsOf(result, game);
+  if (!news) return [];
+  const tags = [];
+  if (news.best) tags.push(line("tag-news tag-best", "new best", "A new personal best"));
+  const rank = result.leaderboard_rank;
+  if (news.place) tags.push(line("tag-news tag-place", `#${rank}`, news.place));
+  return tags;
+}
+
+/** Clicks and, on a second line, the clicks by kind ("12 · 3 · 5"). */
+function fillClicks(td, result) {
+  const kinds = clickKinds(result, true);
+  if (!kinds) return;
+  const total = line("clicks-total", String(result.clicks ?? "–"), EXPLAIN.clicks);
+  td.replaceChildren(total, line("stat-kinds", kinds, `${clickKinds(result)} (${EXPLAIN.kinds})`));
 }
 
 function line(className, text, title) {
@@ -129,12 +164,22 @@ export class RaceResults {
         bot.textContent = "bot";
         name.append(" ", bot);
       }
+      name.append(...newsTags(result, game));
       cell(row, STATUS_TEXT[result.status] ?? result.status, "status");
-      cell(row, seconds(result.time_ms), "num");
-      cell(row, fixed(result.bbbv_per_s, 2), "num");
-      cell(row, percent(result.efficiency), "num");
-      cell(row, String(result.clicks ?? "–"), "num");
-      const rating = cell(row, "", "num rating");
+      const time = cell(row, timeText(result), "num time", "Time");
+      if (result.status !== "won" && result.est_time_ms != null) {
+        time.dataset.estimated = "1";
+        time.title = EXPLAIN.est;
+      }
+      cell(row, bbbvText(result), "num bbbv", "3BV").title =
+        result.status === "won" ? EXPLAIN.bbbv : EXPLAIN.solved;
+      cell(row, bbbvPerSecondText(result), "num bbbvs", "3BV/s");
+      fillClicks(cell(row, String(result.clicks ?? "–"), "num clicks", "Clicks"), result);
+      const efficiency = cell(row, efficiencyText(result), "num efficiency", "Eff.");
+      if (result.ioe != null) efficiency.title = `IOE ${result.ioe.toFixed(3)}`;
+      cell(row, rqpText(result), "num rqp", "RQP").title = EXPLAIN.rqp;
+      cell(row, stnbText(result), "num stnb", "STNB").title = EXPLAIN.stnb;
+      const rating = cell(row, "", "num rating", "Rating");
       rating.hidden = !game.rated;
       if (game.rated) fillRating(rating, result);
       cell(row, "", "analysis");
@@ -150,10 +195,24 @@ export class RaceResults {
     const rated = game.rated ? " · Rated" : "";
     this.root.querySelector("#results-board").textContent =
       `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
+    this.showNews(race, results);
     this.showSeed(game);
     const wasHidden = this.root.hidden;
     this.root.hidden = false;
     if (wasHidden) this.root.scrollIntoView({ block: "nearest" });
+  }
+
+  /** This browser's racer's news: "New personal best! #7 on the expert leaderboard". */
+  showNews(race, results) {
+    const element = this.root.querySelector("#results-news");
+    const mine = race.role === "player" ? results.find((row) => row.player === race.you) : null;
+    const text = mine ? newsText(mine, race.game) : null;
+    element.hidden = !text;
+    if (!text) return;
+    const link = document.createElement("a");
+    link.href = leaderboardUrl(race.game);
+    link.textContent = "See the leaderboard";
+    element.replaceChildren(text, " ", link);
   }
 
   /** The game's analysis has come (null: it could not be had). */

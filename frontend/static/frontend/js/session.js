@@ -2,15 +2,17 @@
 // whoever this browser may be there (the stored resume token, else the nickname, or a
 // spectator when asked to watch), keeps the token, follows the server's clock, and when the
 // server refuses the hello it retries as something the server accepts: a stale token joins by
-// name, a taken name becomes a guest name, a started or full game is watched instead.
+// name, a refused or taken name makes the player choose another (name-prompt.js), a started or
+// full game is watched instead.
 //
 // It also keeps the page in step when an event was lost on the way (a worker killed between a
 // commit and its publish): a move whose `seq` skips one of that player's, or a countdown whose
 // `started` never comes, makes it say hello again, and the new `welcome` is the whole truth.
 // A move it already has (a repeat from the server's outbox) is dropped.
 import { ServerClock } from "./clock.js";
+import { askForName } from "./name-prompt.js";
 import { GameSocket, gameSocketUrl } from "./socket.js";
-import { defaultNickname, getNickname, getToken, setToken } from "./storage.js";
+import { getNickname, getToken, setToken } from "./storage.js";
 
 export class GameSession {
   /**
@@ -117,6 +119,14 @@ export class GameSession {
     this.hello = null;
   }
 
+  /** Quiet while the player chooses another name (or, in a race, to watch); then hello. */
+  async chooseName(error, name) {
+    this.socket.close();
+    const choice = await askForName(error, name ?? "");
+    this.hello = choice.watch ? { role: "spectator" } : { role: "player", name: choice.name };
+    this.socket.reopen();
+  }
+
   helloRefused(error) {
     const hello = this.hello ?? {};
     let next = null;
@@ -124,7 +134,8 @@ export class GameSession {
       setToken(this.gameId, null); // stale (e.g. the player left the race): join afresh
       next = { role: "player", name: getNickname() };
     } else if (error.code === "bad_name" || error.code === "name_taken") {
-      next = { role: "player", name: defaultNickname() };
+      this.chooseName(error, hello.name);
+      return;
     } else if (hello.role === "player") {
       next = { role: "spectator" }; // game_full, not_running: watch instead
     }
