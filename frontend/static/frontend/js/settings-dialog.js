@@ -14,7 +14,7 @@ export function attachSettingsDialog(dialog, opener) {
   const status = dialog.querySelector(".settings-status");
 
   function showCellSize(px) {
-    cellSizeText.textContent = px === null ? "automatic (32 px at most)" : `${px} px at most`;
+    cellSizeText.textContent = px === null ? "automatic" : `${px} px at most`;
   }
 
   function render(values) {
