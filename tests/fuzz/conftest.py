@@ -1,0 +1,34 @@
+"""Fuzz tests: limits out of the way (each has tests of its own), counts reported at the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fuzz.budget import COUNTS
+
+HIGH = 1_000_000
+
+
+@pytest.fixture(autouse=True)
+def _limits_out_of_the_way(settings):
+    """A fuzzer sends faster than any person: rate limits would answer most frames `too_fast`
+    or `rate_limited` and hide what the edge does with them. A seeker is never given a bot."""
+    settings.MINERACE = {
+        **settings.MINERACE,
+        "WS_RATE_PER_S": HIGH,
+        "WS_RATE_BURST": HIGH,
+        "CREATE_RATE_PER_MIN": HIGH,
+        "CREATE_BURST": HIGH,
+        "WS_OPEN_PER_ADDRESS": HIGH,
+        "HELLO_RATE_PER_S": HIGH,
+        "HELLO_BURST": HIGH,
+        "PLAYER_MOVE_RATE_PER_S": HIGH,
+        "PLAYER_MOVE_BURST": HIGH,
+        "MATCH_BOT_S": HIGH,
+    }
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if COUNTS:
+        sent = ", ".join(f"{count:,} {kind}" for kind, count in sorted(COUNTS.items()))
+        terminalreporter.write_line(f"fuzz: sent {sent}")
