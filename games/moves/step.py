@@ -136,10 +136,15 @@ def move_step(
             ng_attempt=attempt,
         )
         sweep.attach(board)
-    elif game.mode == "solo" and game.status == "lobby" and move.action == "reveal":
+    elif (
+        game.mode == "solo"
+        and game.status == "lobby"
+        and move.action == "reveal"
+        and sweep.board is not None
+        and game.safe_cell is not None
+    ):
         # A board fixed in advance around a public start cell (a daily challenge): the first
         # reveal, wherever it is, starts the clock on it.
-        assert sweep.board is not None and game.safe_cell is not None
         solo_start = SoloStart(game.safe_cell, bbbv(sweep.board), now, game.ng_attempt)
         game = replace(game, status="running", started_at=now)
     t_ms = elapsed_ms(game.started_at, now)

@@ -91,8 +91,10 @@ def browser_session() -> str:
     """The cookie the game page gives a guest's browser (frontend.views.keep_browser_session)."""
     from django.test import Client as HttpClient
 
+    from games.models import Game
+
     http = HttpClient()
-    http.get("/games/x/")
+    http.get(f"/games/{Game.objects.first().id}/")
     return f"sessionid={http.cookies['sessionid'].value}"
 
 
