@@ -28,6 +28,14 @@ def _limits_out_of_the_way(settings):
     }
 
 
+@pytest.fixture
+def account(transactional_db):
+    """An account named `zoe`, whose name guests may not take (PROTOCOL.md 4)."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("zoe", password="not-used-here-1")
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     if COUNTS:
         sent = ", ".join(f"{count:,} {kind}" for kind, count in sorted(COUNTS.items()))
