@@ -1,11 +1,12 @@
 // A player's page: an account's ratings per preset and kind of board (provisional ones
 // marked) with each rating's history as a chart and a table, personal bests per preset (time
-// and 3BV/s), on classic boards and, apart, on no-guess boards (once there is one), and the
-// recent ranked games.
+// and 3BV/s), on classic boards and, apart, on no-guess boards (once there is one), the
+// progress of its wins as charts (player-trend.js) and its whole history of ranked games with
+// filters (player-history.js). The filters and the charts' board live in the URL
+// (player-filters.js).
 import {
   DASH,
   PRESET_LABELS,
-  STATUS_LABELS,
   accountBadge,
   fixed,
   presetLabel,
@@ -16,6 +17,9 @@ import {
 } from "./page-format.js";
 import { getPlayer } from "./api.js";
 import { racesText, ratingChart } from "./rating-chart.js";
+import { FILTERS, formFilters, pushView, showFilters, viewFromUrl } from "./player-filters.js";
+import { noGuessTag, showHistory, startHistory } from "./player-history.js";
+import { showTrend, startTrend } from "./player-trend.js";
 
 const page = document.getElementById("player");
 const status = document.getElementById("player-status");
@@ -28,8 +32,11 @@ const noGuessSection = document.getElementById("player-no-guess-bests");
 const noGuessCards = document.getElementById("no-guess-best-cards");
 const ratingsSection = document.getElementById("player-ratings");
 const ratingCards = document.getElementById("rating-cards");
-const recentSection = document.getElementById("player-recent");
-const recentBody = document.querySelector("#recent-table tbody");
+const historySection = document.getElementById("player-history");
+const filterForm = document.getElementById("history-filters");
+const applyButton = document.getElementById("filters-apply");
+const clearButton = document.getElementById("filters-clear");
+const winsLink = document.getElementById("trend-wins-link");
 
 /** One line of a best card: the value, what else it came with, and its replay. */
 function bestLine(kind, entry) {
@@ -71,13 +78,6 @@ function bestCard(preset, bests, variant) {
   title.textContent = presetLabel(preset);
   card.append(title, bestLine("time", bests?.time), bestLine("bbbv_per_s", bests?.bbbv_per_s));
   return card;
-}
-
-function noGuessTag() {
-  const tag = document.createElement("span");
-  tag.className = "tag tag-no-guess";
-  tag.textContent = "No guessing";
-  return tag;
 }
 
 /** The cards of one kind of board ("classic" or "no_guess"): one per preset. */
@@ -177,29 +177,6 @@ function ratingCard(rating, index) {
   return card;
 }
 
-function recentRow(entry) {
-  const tr = document.createElement("tr");
-  tr.dataset.game = entry.game;
-  tr.dataset.status = entry.status;
-  const result = document.createElement("span");
-  result.className = `result-tag result-${entry.status}`;
-  result.textContent = STATUS_LABELS[entry.status] ?? entry.status;
-  const board = [presetLabel(entry.preset)];
-  if (entry.variant === "no_guess") board.push(" ", noGuessTag());
-  tr.dataset.variant = entry.variant ?? "classic";
-  tr.append(
-    tableCell(board, "preset"),
-    tableCell(entry.mode === "race" ? "Race" : "Solo", "mode"),
-    tableCell(result, "status"),
-    tableCell(seconds(entry.time_ms), "num time"),
-    tableCell(fixed(entry.bbbv_per_s, 3), "num rate"),
-    tableCell(entry.clicks, "num clicks"),
-    tableCell(timeElement(entry.finished_at, true), "date"),
-    tableCell(replayLink(entry.game), "action"),
-  );
-  return tr;
-}
-
 function show(player) {
   nameElement.textContent = player.name;
   document.title = `Minerace — ${player.name}`;
@@ -216,14 +193,76 @@ function show(player) {
   const noGuess = anyBest(player.no_guess_bests);
   noGuessCards.replaceChildren(...(noGuess ? bestCardsOf(player.no_guess_bests, "no_guess") : []));
   noGuessSection.hidden = !noGuess;
-  recentBody.replaceChildren(...(player.recent ?? []).map(recentRow));
-  recentSection.hidden = (player.recent ?? []).length === 0;
+}
+
+// ---- the history and the charts: what the URL asks for ----
+
+let chartFallback = "beginner";
+
+/** The board the charts show when the URL names none: that of the latest win in the recent
+ * games, else the first with a best time, else beginner. */
+function usualPreset(player) {
+  const win = (player.recent ?? []).find((game) => game.status === "won" && game.preset);
+  if (win) return win.preset;
+  const bests = player.bests ?? {};
+  return Object.keys(PRESET_LABELS).find((preset) => bests[preset]?.time) ?? "beginner";
+}
+
+/** Show a view: the form, the history's first page and the charts. */
+function apply(view) {
+  showFilters(view);
+  clearButton.hidden = FILTERS.every((key) => !view[key]);
+  return Promise.all([showHistory(view), showTrend(view, chartFallback)]);
+}
+
+/** Go to a view (a new entry in the browser's history) and show it. */
+function go(view) {
+  pushView(view);
+  return apply(view);
+}
+
+function startControls() {
+  // Each change applies at once; Apply is for a page without scripts.
+  applyButton.hidden = true;
+  filterForm.addEventListener("change", (event) => {
+    const view = viewFromUrl();
+    // A new board filter takes the charts along; another filter leaves them where they are.
+    const chart = event.target.name === "preset" ? null : view.chart;
+    go({ ...formFilters(), chart });
+  });
+  filterForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    go({ ...formFilters(), chart: viewFromUrl().chart });
+  });
+  clearButton.addEventListener("click", () => {
+    go({ chart: viewFromUrl().chart });
+    filterForm.elements.preset.focus();
+  });
+  winsLink.addEventListener("click", (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    go(viewFromUrl(new URL(winsLink.href).search)).then(() =>
+      historySection.scrollIntoView({ block: "start" }),
+    );
+  });
+  startTrend(page.dataset.name, (preset) => {
+    const view = viewFromUrl();
+    const chosen = { ...view, chart: preset === view.preset ? null : preset };
+    pushView(chosen);
+    showTrend(chosen, chartFallback);
+  });
+  startHistory(page.dataset.name);
+  window.addEventListener("popstate", () => apply(viewFromUrl()));
 }
 
 async function load() {
   try {
-    show(await getPlayer(page.dataset.name));
+    const player = await getPlayer(page.dataset.name);
+    show(player);
     status.hidden = true;
+    chartFallback = usualPreset(player);
+    startControls();
+    await apply(viewFromUrl());
   } catch (error) {
     if (error.status === 404) {
       status.hidden = true;

@@ -3,24 +3,12 @@
 // last dates below. Screen readers get a title and a description with the numbers (the page
 // also offers the history as a table).
 
-const SVG = "http://www.w3.org/2000/svg";
+import { dateOf, round, svgElement } from "./chart-svg.js";
+
 const WIDTH = 360;
 const HEIGHT = 140;
 const PAD = { left: 44, right: 12, top: 12, bottom: 22 };
 const MIN_SPAN = 20; // rating points: a flat history is not drawn as a cliff
-
-const SHORT_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-
-function svgElement(name, attributes = {}, text = null) {
-  const element = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
-  if (text !== null) element.textContent = text;
-  return element;
-}
-
-function dateOf(iso) {
-  return iso ? SHORT_DATE.format(new Date(iso)) : "";
-}
 
 /** "1 rated race", "3 rated races". */
 export function racesText(count) {
@@ -68,7 +56,6 @@ export function ratingChart(history, { label, id }) {
       ? PAD.left + plotWidth / 2
       : PAD.left + (index * plotWidth) / (points.length - 1);
   const yOf = (rating) => PAD.top + ((top - rating) / (top - bottom)) * plotHeight;
-  const round = (value) => Math.round(value * 10) / 10;
 
   // The lowest and highest ratings: a guide line each, labelled on the left.
   const guides = svgElement("g", { class: "guides", "aria-hidden": "true" });

@@ -1,0 +1,59 @@
+// The player page's view in its URL, so a filtered history can be linked and survives a
+// reload: ?preset=&variant=&mode=&result= filter the games (absent: any), &chart= picks the
+// charts' board when it is not the filtered preset. The allowed values are the options of the
+// history form's selects (and the chart switch's radios), so the template is their one list.
+
+const form = document.getElementById("history-filters");
+export const FILTERS = ["preset", "variant", "mode", "result"];
+
+/** The values a key may take: its select's options (and radios), "" meaning any. */
+function allowedValues(key) {
+  if (key === "chart") {
+    return [...document.querySelectorAll("#chart-switch input[name=chart]")].map((i) => i.value);
+  }
+  return [...form.elements[key].options].map((option) => option.value).filter(Boolean);
+}
+
+const ALLOWED = Object.fromEntries([...FILTERS, "chart"].map((key) => [key, allowedValues(key)]));
+
+/** The view a query string (by default the page's) asks for: {preset, variant, mode, result,
+ * chart}, null where absent or unknown. */
+export function viewFromUrl(search = window.location.search) {
+  const query = new URLSearchParams(search);
+  return Object.fromEntries(
+    Object.entries(ALLOWED).map(([key, allowed]) => {
+      const value = query.get(key);
+      return [key, allowed.includes(value) ? value : null];
+    }),
+  );
+}
+
+/** The query string of a view, its keys in a fixed order, the unset ones left out. */
+export function urlOf(view) {
+  const query = new URLSearchParams();
+  for (const key of [...FILTERS, "chart"]) if (view[key]) query.set(key, view[key]);
+  const text = query.toString();
+  return text ? `?${text}` : window.location.pathname;
+}
+
+/** The filters of a view, as the games endpoint takes them. */
+export function filtersOf(view) {
+  return Object.fromEntries(FILTERS.map((key) => [key, view[key]]));
+}
+
+/** Show a view's filters in the form. */
+export function showFilters(view) {
+  for (const key of FILTERS) form.elements[key].value = view[key] ?? "";
+}
+
+/** The filters the form shows now. */
+export function formFilters() {
+  return Object.fromEntries(FILTERS.map((key) => [key, form.elements[key].value || null]));
+}
+
+/** Go to a view: a new history entry (Back returns to the previous one) unless it is the same. */
+export function pushView(view) {
+  const url = urlOf(view);
+  const here = window.location.search || window.location.pathname;
+  if (url !== here) window.history.pushState(null, "", url);
+}
