@@ -13,6 +13,7 @@ import {
   reviewOf,
   shortOdds,
 } from "./analysis.js";
+import { EXPORT_TITLE, exportLink } from "./export-link.js";
 import { describeSize } from "./format.js";
 import {
   bbbvPerSecondText,
@@ -196,10 +197,24 @@ export class RaceResults {
     this.root.querySelector("#results-board").textContent =
       `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
     this.showNews(race, results);
+    this.showExports(game, results);
     this.showSeed(game);
     const wasHidden = this.root.hidden;
     this.root.hidden = false;
     if (wasHidden) this.root.scrollIntoView({ block: "nearest" });
+  }
+
+  /** "Export (EVF): Ada · Bob": each racer's game as a replay file for the community's tools. */
+  showExports(game, results) {
+    const element = this.root.querySelector("#results-export");
+    const links = results.map((result) => exportLink(game.id, result.player, result.name));
+    element.hidden = links.length === 0;
+    const label = document.createElement("span");
+    label.textContent = "Export (EVF): ";
+    label.title = EXPORT_TITLE;
+    const parts = [label];
+    links.forEach((link, index) => parts.push(...(index ? [" · ", link] : [link])));
+    element.replaceChildren(...parts);
   }
 
   /** This browser's racer's news: "New personal best! #7 on the expert leaderboard". */

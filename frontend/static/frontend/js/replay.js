@@ -1,6 +1,10 @@
 // The replay page: every player's board rebuilt in the browser from the published mines and
-// the move log (replay-timeline.js), played back at the moves' own times. The game's analysis
-// marks the forced guesses and the fatal clicks on the timeline.
+// the move log (replay-timeline.js), played back at the moves' own times (0.5x to 16x) or move
+// by move (the buttons, or the left and right arrow keys), each move's cell outlined. A link
+// opens a moment: `?t=12345` (milliseconds) or `#m=42` (after the 42nd move of the log), and
+// "Copy link to this moment" makes one. Each player's game can be exported for the community's
+// tools (EVF, docs/protocol.md 5.2). The game's analysis marks the forced guesses and the
+// fatal clicks on the timeline.
 import {
   cellName,
   chanceText,
@@ -11,6 +15,7 @@ import {
 } from "./analysis.js";
 import { ApiError, getGame, getMoves } from "./api.js";
 import { BoardView } from "./board-view.js";
+import { EXPORT_TITLE, exportUrl } from "./export-link.js";
 import { STATUS_LABELS, fixed, presetLabel, seconds, timeElement } from "./page-format.js";
 import { Timeline } from "./replay-timeline.js";
 
@@ -30,6 +35,12 @@ const check = document.getElementById("replay-check");
 const marksElement = document.getElementById("timeline-marks");
 const legend = document.getElementById("timeline-legend");
 const momentNote = document.getElementById("moment-note");
+const stepBack = document.getElementById("step-back");
+const stepForward = document.getElementById("step-forward");
+const momentBox = document.getElementById("replay-moment");
+const stepInfo = document.getElementById("step-info");
+const copyMoment = document.getElementById("copy-moment");
+const momentLink = document.getElementById("moment-link");
 
 const FRAME_PX = 28; // a board's frame: padding and bevels around the cells
 const GAP_PX = 18;
@@ -43,6 +54,8 @@ let playing = false;
 let lastFrame = null;
 let atEnd = false;
 let mistakes = []; // [{board, moment}]: their safe cell is outlined once the replay passes them
+let exact = false; // at a move of the log (a step or #m=): its link names the move
+let lastMoveCell = null; // the cell of the move shown last, outlined
 
 // ---- boards ----------------------------------------------------------------------------------
 
@@ -68,6 +81,7 @@ function buildBoard(track, result) {
         <span class="revealed"></span></span>
       <span class="replay-result" hidden></span>
       <span class="replay-analysis" hidden></span>
+      <a class="replay-export" download>Export</a>
     </figcaption>
     <div class="minefield"><div class="board-scroll"><div class="board" role="img"></div></div></div>`;
   const name = figure.querySelector(".replay-name");
@@ -79,6 +93,10 @@ function buildBoard(track, result) {
   } else {
     name.textContent = player.name;
   }
+  const exported = figure.querySelector(".replay-export");
+  exported.href = exportUrl(game.id, player.id);
+  exported.title = EXPORT_TITLE;
+  exported.dataset.player = player.id;
   figure.querySelector(".replay-rank").textContent = result ? `#${result.rank}` : "";
   figure.querySelector(".replay-rank").hidden = !result || game.mode !== "race";
   const clicks = figure.querySelector(".clicks");
@@ -92,6 +110,7 @@ function buildBoard(track, result) {
   boardElement.setAttribute("aria-label", `${player.name}'s board`);
   return {
     figure,
+    track,
     view,
     clicks,
     revealed: figure.querySelector(".revealed"),
@@ -147,11 +166,39 @@ function drawTrack(track, changed) {
     : label;
 }
 
+/** Bring the replay to the moment `ms` (the moves made before it; all of them at the end). */
 function seekTo(ms) {
-  time = Math.max(0, Math.min(timeline.duration, ms));
+  const at = Math.max(0, Math.min(timeline.duration, ms));
+  exact = false;
+  show(at, timeline.seek(at));
+}
+
+/** Bring the replay to just after the log's `count`-th move (0: before the first). */
+function stepTo(count) {
+  const moves = timeline.moves.length;
+  const at = Math.max(0, Math.min(moves, count));
+  exact = true;
+  show(at >= moves ? timeline.duration : timeline.timeOfMove(at), timeline.seekMoves(at));
+}
+
+/** Draw the same moment again (the same move of the log after a step). */
+function redraw() {
+  if (exact) stepTo(timeline.position);
+  else seekTo(time);
+}
+
+function step(delta) {
+  if (!timeline) return;
+  setPlaying(false);
+  stepTo(timeline.position + delta);
+}
+
+/** Draw the boards as the tracks now hold them (`tracks`: seek's pairs), at moment `ms`. */
+function show(ms, tracks) {
+  time = ms;
   const wasAtEnd = atEnd;
-  atEnd = time >= timeline.duration;
-  for (const [track, changed] of timeline.seek(time)) {
+  atEnd = timeline.position === timeline.moves.length && time >= timeline.duration;
+  for (const [track, changed] of tracks) {
     // Leaving the end takes the revealed mines away again: redraw the whole board.
     drawTrack(track, wasAtEnd && !atEnd ? null : changed);
     if (atEnd) {
@@ -161,14 +208,104 @@ function seekTo(ms) {
     }
   }
   for (const { board, moment } of mistakes) {
-    board.view.markSafe(atEnd || time > moment.t_ms ? moment.safe_cell : null);
+    board.view.markSafe(atEnd || board.track.applied >= moment.seq ? moment.safe_cell : null);
   }
   scrubber.value = String(Math.round(time));
   timeOutput.textContent = seconds(time);
   root.dataset.time = String(Math.round(time));
+  root.dataset.move = String(timeline.position);
   root.toggleAttribute("data-at-end", atEnd);
+  showStep();
   if (atEnd && !wasAtEnd) verify();
 }
+
+// ---- the moves, one by one -------------------------------------------------------------------
+
+const ACTION_WORDS = { reveal: "reveals", flag: "flags", chord: "chords" };
+
+/** The move shown last: the log's at a step, else the latest one the tracks hold. */
+function lastMove() {
+  const count = timeline.position;
+  if (count === 0) return null;
+  if (exact) return timeline.moves[count - 1];
+  let latest = null;
+  for (const track of timeline.tracks) {
+    const move = track.moves[track.applied - 1];
+    if (move && (!latest || move.t_ms >= latest.t_ms)) latest = { ...move, track };
+  }
+  return latest;
+}
+
+/** "Move 42 of 180: Ada reveals column 3, row 5 at 4.210 s"; its cell outlined. */
+function showStep() {
+  const total = timeline.moves.length;
+  const count = timeline.position;
+  const move = lastMove();
+  stepBack.disabled = count === 0;
+  stepForward.disabled = count === total;
+  if (lastMoveCell) delete lastMoveCell.dataset.lastMove;
+  lastMoveCell = null;
+  if (!move) {
+    stepInfo.textContent = total ? `Move 0 of ${total}: before the first move` : "No moves";
+    return;
+  }
+  const name = move.track?.player.name ?? move.player;
+  const what = `${name} ${ACTION_WORDS[move.action] ?? move.action} ${cellName([move.x, move.y])}`;
+  stepInfo.textContent = `Move ${count} of ${total}: ${what} at ${seconds(move.t_ms)}`;
+  const board = boards.get(move.player);
+  lastMoveCell = board?.view.cellElement(move.x, move.y) ?? null;
+  if (lastMoveCell) lastMoveCell.dataset.lastMove = "1";
+}
+
+// ---- a link to a moment ----------------------------------------------------------------------
+
+/** The moment a link names: { move } from `#m=42`, { ms } from `?t=12345`, or null. */
+function linkedMoment() {
+  const move = new URLSearchParams(window.location.hash.slice(1)).get("m");
+  if (move !== null && /^\d+$/.test(move)) return { move: Number(move) };
+  const ms = new URLSearchParams(window.location.search).get("t");
+  if (ms !== null && /^\d+$/.test(ms)) return { ms: Number(ms) };
+  return null;
+}
+
+function openMoment(moment) {
+  if (!moment) return false;
+  setPlaying(false);
+  if ("move" in moment) stepTo(moment.move);
+  else seekTo(moment.ms);
+  return true;
+}
+
+/** This replay at this moment: `#m=` at a move of the log, else `?t=`. */
+function momentUrl() {
+  const url = new URL(window.location.href);
+  url.hash = "";
+  url.searchParams.delete("t");
+  if (exact) url.hash = `m=${timeline.position}`;
+  else url.searchParams.set("t", String(Math.round(time)));
+  return url.href;
+}
+
+copyMoment.addEventListener("click", async () => {
+  if (!timeline) return;
+  momentLink.value = momentUrl();
+  momentLink.hidden = false;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(momentLink.value);
+    copied = true;
+  } catch {
+    momentLink.select(); // no clipboard here: the link is selected, to copy by hand
+  }
+  copyMoment.textContent = copied ? "Link copied ✓" : "Copy the link below";
+  setTimeout(() => {
+    copyMoment.textContent = "Copy link to this moment";
+  }, 2000);
+});
+
+window.addEventListener("hashchange", () => {
+  if (timeline) openMoment(linkedMoment());
+});
 
 /** Compare the rebuilt sweeps with the server's results: anyone can check the game. */
 function verify() {
@@ -260,7 +397,7 @@ function showAnalysis(analysis) {
   legend.querySelector("#timeline-none").hidden = marks.length > 0;
   legend.hidden = false;
   root.dataset.analysis = "1";
-  seekTo(time); // outline the safe cells the replay has passed
+  redraw(); // outline the safe cells the replay has passed
 }
 
 // ---- playback --------------------------------------------------------------------------------
@@ -270,6 +407,7 @@ function setPlaying(on) {
   playButton.textContent = on ? "Pause" : atEnd ? "Replay" : "Play";
   playButton.setAttribute("aria-pressed", String(on));
   root.toggleAttribute("data-playing", on);
+  stepInfo.setAttribute("aria-live", on ? "off" : "polite"); // not a word a frame while playing
   lastFrame = null;
   if (on) requestAnimationFrame(frame);
 }
@@ -294,9 +432,21 @@ scrubber.addEventListener("input", () => {
   if (!playing) setPlaying(false); // the button says Play or Replay
 });
 
+stepBack.addEventListener("click", () => step(-1));
+stepForward.addEventListener("click", () => step(1));
+
+// Space plays or pauses; the left and right arrows step (also on the time slider, where a
+// step of one millisecond would show nothing).
 document.addEventListener("keydown", (event) => {
-  if (event.key !== " " || !timeline) return;
-  if (event.target.closest?.("button, select, a, input:not([type=range])")) return;
+  if (!timeline || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.("select, textarea, input:not([type=range])")) return;
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    event.preventDefault();
+    step(event.key === "ArrowLeft" ? -1 : 1);
+    return;
+  }
+  if (event.key !== " ") return;
+  if (event.target.closest?.("button, a, input")) return;
   event.preventDefault();
   playButton.click();
 });
@@ -344,9 +494,11 @@ async function load() {
   document.title = `Minerace — replay: ${describe(game)}`;
   statusLine.hidden = true;
   controls.hidden = false;
+  momentBox.hidden = false;
   sizeBoards();
   atEnd = false;
-  seekTo(0); // a game without moves in time is at its end at once
+  // A link's moment, else the start (a game without moves in time is at its end at once).
+  if (!openMoment(linkedMoment())) seekTo(0);
   setPlaying(false);
   document.body.dataset.ready = "1";
   showAnalysis(await fetchAnalysis(gameId));

@@ -3,6 +3,7 @@
 // brings one, then the analysis of that player's game (analysis.js) once it has come.
 import { fatalSentence, guessesSentence } from "./analysis.js";
 import { getGame } from "./api.js";
+import { exportLink } from "./export-link.js";
 import { DASH } from "./format.js";
 import {
   bbbvPerSecondText,
@@ -110,6 +111,7 @@ export class ResultPanel {
     this.field("result-title").textContent = own ? title.you : title.other(result.name);
     this.fillStats(result);
     this.field("result-seed").textContent = seed ?? "";
+    this.showExport(result);
     this.showNews(result, own);
     this.element.hidden = false;
     this.element.scrollIntoView({ block: "nearest", behavior: "smooth" });
@@ -137,6 +139,20 @@ export class ResultPanel {
       }
     }
     this.stats.replaceChildren(...items);
+  }
+
+  /** "Export" beside the replay's link: this player's game as an EVF file. */
+  showExport(result) {
+    this.field("result-export-item")?.remove();
+    const links = this.element.querySelector(".result-links");
+    const gameId = document.body.dataset.gameId;
+    if (!links || !gameId) return;
+    const link = exportLink(gameId, result.player);
+    link.id = "result-export";
+    const item = document.createElement("span");
+    item.id = "result-export-item";
+    item.append(" · ", link);
+    links.append(item);
   }
 
   /** "New personal best! #7 on the expert leaderboard" (the place links to it). */
