@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import pytest
 
@@ -101,6 +102,9 @@ def test_every_page_runs_under_the_policy(watched, base_url, server_database):
     visit(page, f"{base_url}/players/{name}/")
     expect(page.locator("#player-bests")).to_be_visible()
     visit(page, base_url + "/ratings/")
+    visit(page, base_url + "/daily/")
+    expect(page.locator(".daily-board")).to_have_count(3)
+    visit(page, f"{base_url}/daily/{datetime.now(UTC).date().isoformat()}/")
 
     # A race's waiting room, joined from its link, and the lobby listing it.
     race = api(base_url, "/api/games/", {"mode": "race", "preset": "beginner"})
