@@ -7,11 +7,10 @@ Cross-Origin-Opener-Policy and X-Frame-Options come from Django's own middleware
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from csp.middleware import CSPMiddleware, PolicyParts
 from django.core.exceptions import DisallowedHost
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.deprecation import MiddlewareMixin
 
 # Powerful features no page of Minerace uses, denied to the page and to any frame. Only names
 # Chromium recognises: an unknown one costs a console error on every page. Not listed, so left
@@ -40,14 +39,13 @@ DENIED_FEATURES = (
 PERMISSIONS_POLICY = ", ".join(f"{feature}=()" for feature in DENIED_FEATURES)
 
 
-class PermissionsPolicyMiddleware:
-    """Send PERMISSIONS_POLICY with every answer that has none yet."""
+class PermissionsPolicyMiddleware(MiddlewareMixin):
+    """Send PERMISSIONS_POLICY with every answer that has none yet (sync or async, as the
+    stack around it runs)."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
 
