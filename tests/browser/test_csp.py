@@ -103,6 +103,7 @@ def test_every_page_runs_under_the_policy(watched, base_url, server_database):
     expect(page.locator("#player-bests")).to_be_visible()
     visit(page, base_url + "/ratings/")
     visit(page, base_url + "/daily/")
+    visit(page, base_url + "/daily/")
     expect(page.locator(".daily-board")).to_have_count(3)
     visit(page, f"{base_url}/daily/{datetime.now(UTC).date().isoformat()}/")
 
