@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 from games.engine import Board, CellState, Sweep, generate_board, move_from_action, start_cell
-from tests.browser.support import cell, wait_changed
+from tests.browser.support import board_states, cell, wait_changed
 
 DASH = "\N{EN DASH}"
 State = dict[tuple[int, int], str]
@@ -111,10 +111,11 @@ def _game_row(database: Path, game_id: str) -> tuple:
         ).fetchone()
 
 
-def race_board(database: Path, game_id: str) -> Board:
-    """A classic race's board: from its secret seed, safe around the seed's start cell."""
+def race_board(database: Path, game_id: str) -> tuple[Board, tuple[int, int]]:
+    """A classic race's board and start cell: from its secret seed (the start is the seed's)."""
     width, height, mines, seed, _, _ = _game_row(database, game_id)
-    return generate_board(width, height, mines, seed, start_cell(width, height, seed))
+    start = start_cell(width, height, seed)
+    return generate_board(width, height, mines, seed, start), start
 
 
 def solo_board(database: Path, game_id: str) -> Board:
@@ -126,6 +127,36 @@ def solo_board(database: Path, game_id: str) -> Board:
 def reveal(page, x: int, y: int) -> str:
     cell(page, x, y).click()
     return wait_changed(page, x, y, "hidden")
+
+
+def flag_and_chord(page, board: Board) -> tuple[int, int]:
+    """Flag every mine around a revealed number that has hidden safe cells beside it, then
+    chord it; returns the number's cell. A right click and a chord for the statistics."""
+    states = board_states(page)
+    for (x, y), state in sorted(states.items()):
+        if not state.isdigit() or state == "0":
+            continue
+        around = [board.xy(n) for n in board.neighbours[board.index(x, y)]]
+        mines = [p for p in around if board.is_mine(board.index(*p))]
+        opened = [p for p in around if states[p] == "hidden" and p not in mines]
+        if opened and all(states[p] == "hidden" for p in mines):
+            for mine in mines:
+                cell(page, *mine).click(button="right")
+                assert wait_changed(page, *mine, "hidden") == "flag"
+            cell(page, x, y).click()
+            for p in opened:
+                wait_changed(page, *p, "hidden")
+            return x, y
+    raise AssertionError("no number to chord on this board: pick another seed")
+
+
+def reveal_every_safe_cell(page, board: Board) -> int:
+    """Left-click every safe cell still hidden until none is; return the clicks."""
+    clicks = 0
+    while cells := hidden_safe(board, board_states(page)):
+        reveal(page, *cells[0])
+        clicks += 1
+    return clicks
 
 
 def hidden_safe(board: Board, states: State) -> list[tuple[int, int]]:
