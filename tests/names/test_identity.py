@@ -124,3 +124,19 @@ def test_the_migration_rekeys_old_names_and_rebuilds_the_bests():
     best = PersonalBest.objects.get(kind="time")
     assert (best.score_id, best.verified) == (spoof.pk, False)
     assert old.pk != spoof.pk
+
+
+def test_an_old_account_whose_name_collides_still_logs_in(client):
+    """Accounts from before claims whose skeletons collide: the newer keeps no claim, and
+    saving it (a login's last_login, an admin edit) must not fail on the older one's."""
+    User.objects.create_user("Alice", password="Mines-sweep-42")
+    twin = User.objects.create_user("alice-old", password="Mines-sweep-42")
+    User.objects.filter(pk=twin.pk).update(username="ALICE")  # as it was before claims
+    AccountName.objects.filter(user=twin).delete()
+    twin.refresh_from_db()
+    answer = client.post("/accounts/login/", {"username": "ALICE", "password": "Mines-sweep-42"})
+    assert answer.status_code == 302  # before: a 500, re-claiming the name at last_login
+    assert client.session["_auth_user_id"] == str(twin.pk)
+    twin.save()  # every field, as the admin does
+    twin.save(update_fields=["last_login"])
+    assert not AccountName.objects.filter(user=twin).exists()
