@@ -20,10 +20,31 @@ def has_surrogate(value: Any) -> bool:
     return False
 
 
-def http(path: str, body: Any) -> bool:
+def http(
+    path: str,
+    body: Any,
+    *,
+    postgres: bool = False,
+    daphne: bool = False,
+    method: str = "GET",
+    content_type: bytes | None = None,
+    raw_body: bytes = b"",
+) -> bool:
     """True for a request that hits an open HTTP bug.
 
-    `path` is the decoded path, `body` the parsed JSON body (or None).
+    `path` is the decoded path, `body` the parsed JSON body (or None); `postgres` and `daphne`
+    say what serves it (the in-process tests run SQLite and no HTTP server).
     """
     # test_a_newline_in_an_api_path_gets_json: no /api/ route or catch-all matches "\n".
-    return path.startswith("/api/") and "\n" in path
+    if path.startswith("/api/") and "\n" in path:
+        return True
+    # test_a_nul_in_a_player_name_is_not_found_on_postgres: PostgreSQL refuses NUL in text.
+    if postgres and path.startswith("/api/players/") and "\x00" in path:
+        return True
+    # test_a_post_labelled_multipart_gets_json_on_daphne: Twisted parses the form itself.
+    return (
+        daphne
+        and method == "POST"
+        and bool(raw_body)
+        and (content_type or b"").lower().startswith(b"multipart/form-data")
+    )
