@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from tests.fuzz.budget import frames_per_connection
 from tests.fuzz.edge_ws import Frame
 from tests.fuzz.strategies import (
     BIG_INTS,
@@ -128,12 +129,13 @@ def closing_frames(types: list[str]) -> st.SearchStrategy[Frame]:
     return huge.map(lambda t: Frame(text=t))
 
 
-def scripts(types: list[str], max_frames: int = 20) -> st.SearchStrategy[list[Frame]]:
-    """What one connection sends: up to `max_frames` frames, rarely ending with one that
-    closes the connection."""
+def scripts(types: list[str]) -> st.SearchStrategy[list[Frame]]:
+    """What one connection sends (budget.frames_per_connection), rarely ending with a frame
+    that closes the connection."""
+    fewest, most = frames_per_connection()
     last = st.one_of(*[st.none()] * 15, closing_frames(types))
     return st.builds(
         lambda body, end: body if end is None else [*body, end],
-        st.lists(frames(types), min_size=1, max_size=max_frames),
+        st.lists(frames(types), min_size=fewest, max_size=most),
         last,
     )

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from games import selectors
 from games.models import Move, Player
-from tests.fuzz.budget import fuzz_settings
+from tests.fuzz.budget import COUNTS, fuzz_settings
 from tests.fuzz.edge_ws import GAME_CODES, Frame, Socket, check_answer
 from tests.fuzz.frames import (
     FIRST_TYPES,
@@ -186,6 +186,7 @@ async def test_twenty_refused_frames_in_a_row_close_with_1008(role: str, script:
     try:
         for frame in script:
             await table.fuzzer.send(frame)
+        COUNTS["ws fuzzed frames"] += len(script)
         errors = 0
         while errors < len(script):
             out = await table.fuzzer.output()
