@@ -41,7 +41,7 @@ CHECKS = [
 
 
 @pytest.fixture
-def games(db):
+def games(transactional_db):
     """A lobby game and a finished one, so generated ids sometimes hit real games."""
     from games import services
 
