@@ -48,7 +48,7 @@ const MIN_CELL_PX = 12; // smaller than the game's: nobody clicks here
 
 let game = null;
 let timeline = null;
-let boards = new Map(); // player id -> {figure, view, clicks, revealed, resultElement, result}
+let boards = new Map(); // player id -> {figure, track, view, clicks, revealed, resultElement, ...}
 let time = 0;
 let playing = false;
 let lastFrame = null;
