@@ -48,3 +48,10 @@ def http(
         and bool(raw_body)
         and (content_type or b"").lower().startswith(b"multipart/form-data")
     )
+
+
+def ws_game(message: Any, left: bool) -> bool:
+    """True for a frame that hits an open bug of /ws/games/<id>/; `left`: the connection's
+    player has left the lobby."""
+    # test_resign_or_rematch_after_leaving_the_lobby_is_refused_as_documented
+    return left and isinstance(message, dict) and message.get("type") in ("resign", "rematch")
