@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 
 from tests.fuzz.budget import COUNTS
@@ -40,3 +43,12 @@ def pytest_terminal_summary(terminalreporter) -> None:
     if COUNTS:
         sent = ", ".join(f"{count:,} {kind}" for kind, count in sorted(COUNTS.items()))
         terminalreporter.write_line(f"fuzz: sent {sent}")
+
+
+def pytest_runtest_logfinish(nodeid, location) -> None:
+    """With MINERACE_FUZZ_REPORT=<file>, the counts so far after every test: a long run that
+    has to be stopped still says what it sent."""
+    report = os.environ.get("MINERACE_FUZZ_REPORT")
+    if report and COUNTS:
+        with open(report, "w", encoding="utf-8") as out:
+            json.dump({"after": nodeid, **COUNTS}, out)

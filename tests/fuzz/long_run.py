@@ -20,6 +20,8 @@ import time
 import uuid
 from pathlib import Path
 
+import psycopg
+
 from tests.support.servers import PG_ADMIN_URL
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -38,9 +40,11 @@ def main() -> int:
         "MINERACE_FUZZ_EXAMPLES": str(args.examples),
         "MINERACE_FUZZ_FRAMES": str(args.frames),
     }
+    test_database = None
     if args.postgres:
+        test_database = f"test_fuzz_{uuid.uuid4().hex[:8]}"
         env["DATABASE_URL"] = PG_ADMIN_URL
-        env["DATABASE_TEST_NAME"] = f"test_fuzz_{uuid.uuid4().hex[:8]}"
+        env["DATABASE_TEST_NAME"] = test_database
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rxX",
                "--hypothesis-show-statistics", "tests/fuzz", *args.pytest_args]  # fmt: skip
     shown = f"MINERACE_FUZZ_EXAMPLES={args.examples} MINERACE_FUZZ_FRAMES={args.frames}"
@@ -54,6 +58,9 @@ def main() -> int:
             sys.stdout.flush()
             lines.append(line)
     seconds = time.monotonic() - started
+    if test_database is not None:  # pytest-django cannot drop it while a thread holds it
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{test_database}" WITH (FORCE)')
     output = "".join(lines)
     sent = re.search(r"^fuzz: sent (.*)$", output, re.MULTILINE)
     outcome = re.findall(r"^=*\s*(\d+ (?:passed|failed|xfailed|xpassed|skipped|error)\b.*?)\s*=*$",
