@@ -9,7 +9,6 @@
 // moving around the board never opens a cell.
 import { isNumberState } from "./board-view.js";
 import { settings } from "./settings.js";
-import { unlockSound } from "./sound.js";
 
 const TOUCH_SLOP_PX = 10;
 const TOUCH_MOUSE_GAP_MS = 800; // mouse events a browser emulates after a tap are ignored
@@ -79,7 +78,6 @@ export function attachBoardInput(view, actions, zoom = null) {
   board.addEventListener("mousedown", (event) => {
     if (event.timeStamp - lastTouchAt < TOUCH_MOUSE_GAP_MS) return;
     event.preventDefault(); // no text selection, no middle-button autoscroll
-    unlockSound();
     lastPressAt = event.timeStamp;
     board.dataset.pointer = "1";
     board.focus({ preventScroll: true });
@@ -147,7 +145,6 @@ export function attachBoardInput(view, actions, zoom = null) {
     lastPressAt = event.timeStamp;
     board.dataset.pointer = "1";
     delete board.dataset.keyboard;
-    unlockSound();
     fingers.set(event.pointerId, point(event));
     if (fingers.size >= 2) {
       if (fingers.size === 2) startPinch();
@@ -223,7 +220,6 @@ export function attachBoardInput(view, actions, zoom = null) {
   board.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     delete board.dataset.pointer;
-    unlockSound();
     const arrow = ARROWS[event.key];
     let handled = true;
     if (arrow) {

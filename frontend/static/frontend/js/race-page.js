@@ -76,7 +76,11 @@ function render() {
   $("minefield").hidden = spectating();
   $("race-side").hidden = spectating() && game.status !== "lobby";
   $("race-progress").hidden = spectating() || game.status === "lobby";
-  $("race-bar").hidden = spectating() || game.status === "lobby";
+  const barHidden = spectating() || game.status === "lobby";
+  if ($("race-bar").hidden !== barHidden) {
+    $("race-bar").hidden = barHidden;
+    if (!spectating()) view.fit(); // the bar takes height above the board
+  }
   if (!spectating()) {
     racers.render(race);
     racerBar.render(race);

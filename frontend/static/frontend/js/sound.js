@@ -1,7 +1,8 @@
 // Small sound effects, made on the spot with the Web Audio API (no audio files), played only
 // when the `sound` setting is on (off by default). Browsers let a page make sound only after
-// the player touched it, so the audio context is made on the first input (unlockSound), never
-// at load, where Chromium would refuse it and say so in the console.
+// the player touched it, so the audio context is made on an input (any press or key on the
+// page: a race's Ready button too), never at load, where Chromium would refuse it and say so
+// in the console.
 import { settings } from "./settings.js";
 
 let context = null;
@@ -14,6 +15,9 @@ export function unlockSound() {
   context ??= new AudioContext();
   if (context.state === "suspended") context.resume();
 }
+
+document.addEventListener("pointerdown", unlockSound, { capture: true });
+document.addEventListener("keydown", unlockSound, { capture: true });
 
 /** A short tone: frequency in Hz, from `at` seconds from now, `length` seconds long. */
 function tone(frequency, { at = 0, length = 0.06, type = "square", volume = 0.08 } = {}) {
