@@ -40,13 +40,12 @@ def phone(open_page):
     return phone_page(open_page)
 
 
-def assert_board_on_screen(page) -> None:
+def assert_board_on_screen(page, width: int = PHONE["width"], height: int = PHONE["height"]):
     """Every cell of the board inside the viewport, and nothing wider than the screen."""
     boxes = page.evaluate(CELL_BOXES_JS)
-    width, height = PHONE["width"], PHONE["height"]
     outside = [box for box in boxes if box[0] < 0 or box[2] > width or box[3] > height]
-    assert outside == [], f"{len(outside)} of {len(boxes)} cells outside the 390x844 viewport"
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert outside == [], f"{len(outside)} of {len(boxes)} cells outside the viewport"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.evaluate(
         "() => { const s = document.getElementById('board-scroll');"
         " return s.scrollWidth <= s.clientWidth && s.scrollHeight <= s.clientHeight; }"
@@ -65,6 +64,14 @@ def test_an_expert_board_fits_a_phone(phone, base_url):
     assert wait_changed(phone, 15, 8, "hidden") == "0"
     assert_board_on_screen(phone)
     shoot(phone, "phone-expert.png")
+
+
+def test_an_expert_board_fits_a_phone_on_its_side(open_page, base_url):
+    landscape = {"width": PHONE["height"], "height": PHONE["width"]}
+    page = open_page(viewport=landscape, is_mobile=True, has_touch=True)
+    open_game(page, base_url, {"mode": "solo", "preset": "expert", "seed": "phone-landscape"})
+    assert_board_on_screen(page, **landscape)
+    assert cell_px(page) >= 12
 
 
 def test_zoom_and_pan_never_open_a_cell(phone, base_url):
