@@ -102,6 +102,8 @@ def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
 def player_identity(name: str) -> tuple[Any | None, dict[str, Any]]:
     """The account a name belongs to (or None), and the filter of that name's scores: an
     account's own games, or a guest name's (compared by skeleton either way)."""
+    if "\x00" in name:  # no name holds a NUL (names are printable); PostgreSQL refuses one
+        raise ServiceError("not_found", "no ranked games under that name")
     account = account_of_name(name)
     return account, {"name_key": name_skeleton(name), "verified": account is not None}
 

@@ -176,7 +176,10 @@ def player_resume(*, game_id: str, token: Any) -> Player:
 
 
 def _lock_player(player_id: str) -> tuple[Player, Game]:
-    player = Player.objects.select_for_update(of=("self",)).select_related("game").get(pk=player_id)
+    locked = Player.objects.select_for_update(of=("self",)).select_related("game")
+    player = locked.filter(pk=player_id).first()
+    if player is None:  # it left the lobby from another connection (or this one)
+        raise ServiceError("not_a_player", "you are no longer in this game")
     return player, player.game
 
 

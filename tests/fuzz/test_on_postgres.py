@@ -108,7 +108,6 @@ def test_garbage_on_daphne_and_postgres(worker: Worker, g: Garbage) -> None:
     assert worker.games() == before + created, str(answer)
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: a NUL in a player name is a 500 on PostgreSQL")
 @pytest.mark.parametrize("suffix", ["", "games/", "trend/"])
 def test_a_nul_in_a_player_name_is_not_found_on_postgres(worker: Worker, suffix: str) -> None:
     path = f"/api/players/a%00b/{suffix}"
@@ -116,7 +115,11 @@ def test_a_nul_in_a_player_name_is_not_found_on_postgres(worker: Worker, suffix:
     assert assert_documented(answer, "GET", unquote(path)) == "not_found"
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: Daphne's Twisted answers a bare 400")
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limitation (docs/protocol.md 5): Twisted under Daphne parses multipart "
+    "bodies before the application and answers a bare 400",
+)
 @pytest.mark.parametrize("content_type", [b"multipart/form-data", b"multipart/form-data; b=x"])
 def test_a_post_labelled_multipart_gets_json_on_daphne(worker: Worker, content_type) -> None:
     """PROTOCOL.md 3: a body is JSON whatever its Content-Type. Twisted (under Daphne) parses

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from games import selectors
 from games.models import Move, Player
-from tests.fuzz import known_bugs
 from tests.fuzz.budget import COUNTS, fuzz_settings
 from tests.fuzz.edge_ws import GAME_CODES, Frame, Socket, check_answer
 from tests.fuzz.frames import (
@@ -140,8 +139,6 @@ async def play(table: Table, script: list[Frame]) -> None:
     before = await snapshot(table.game_id)
     for raw in script:
         frame = raw.with_tokens(table.tokens)
-        if known_bugs.ws_game(frame.message(), table.left):
-            continue
         note(f"frame {frame!r}")
         got = await table.fuzzer.exchange(frame)
         table.follow(got.frames)
