@@ -86,6 +86,14 @@ def _no_constants(name: str) -> Any:
     raise ValueError(name)
 
 
+def require_json_from_a_session(request: HttpRequest) -> None:
+    """A change made with a logged-in session must come as application/json: another site
+    cannot send that without a CORS preflight (never allowed), so it cannot act for a player
+    even where the session cookie's SameSite=Lax would not stop it. Bots send no cookie."""
+    if request.user.is_authenticated and request.content_type != "application/json":
+        raise ServiceError("invalid", "send the request as application/json", "body")
+
+
 def check_create_rate(request: HttpRequest) -> None:
     """CREATE_RATE_PER_MIN creations a minute per client address, in bursts of CREATE_BURST,
     over every worker: restarting at a person's speed never meets it, a script's flood does.

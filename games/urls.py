@@ -24,6 +24,6 @@ urlpatterns = [
     re_path(r"^players/(?P<name>.{1,64})/games/$", api.player_games),
     re_path(r"^players/(?P<name>.{1,64})/trend/$", api.player_trend),
     re_path(r"^players/(?P<name>.{1,64})/$", api.player),
-    # (?s): a newline in the path is unrouted too, and gets the JSON 404 like anything else.
-    re_path(r"(?s)^(?P<rest>.*)$", api.not_routed),
+    # [\s\S], not ".": a newline in the path is unrouted too, and gets the JSON 404 like the rest.
+    re_path(r"^(?P<rest>[\s\S]*)$", api.not_routed),
 ]

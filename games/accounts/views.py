@@ -7,7 +7,7 @@ from django.http import HttpRequest, JsonResponse
 
 from games.accounts.models import AccountSettings
 from games.accounts.preferences import settings_change
-from games.api import api_view, json_body
+from games.api import api_view, json_body, require_json_from_a_session
 from games.errors import ServiceError
 
 
@@ -19,10 +19,7 @@ def my_settings(request: HttpRequest) -> JsonResponse:
             raise ServiceError("not_logged_in", "log in to keep settings on the server")
         return JsonResponse({"account": None, "settings": {}})
     if request.method == "PUT":
-        # A JSON body needs a CORS preflight from another site, which is never allowed: with
-        # the session cookie's SameSite=Lax, no other site can change a player's settings.
-        if request.content_type != "application/json":
-            raise ServiceError("invalid", "send the settings as application/json", "body")
+        require_json_from_a_session(request)
         change = settings_change(json_body(request))
         with transaction.atomic():
             row, _ = AccountSettings.objects.select_for_update().get_or_create(user=user)

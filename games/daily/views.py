@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 
 from games import selectors as game_selectors
-from games.api import api_view, check_create_rate
+from games.api import api_view, check_create_rate, require_json_from_a_session
 from games.daily import selectors, services
 
 
@@ -17,6 +17,7 @@ def overview(request: HttpRequest) -> JsonResponse:
 @api_view("POST")
 def run(request: HttpRequest, preset: str) -> JsonResponse:
     services.check_preset(preset)
+    require_json_from_a_session(request)  # a counted run is spent only by its own player
     check_create_rate(request)
     game, daily_run = services.run_create(preset=preset, user=request.user)
     state = game_selectors.game_state(game.id)

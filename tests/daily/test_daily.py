@@ -28,7 +28,7 @@ def logged_in(name: str) -> HttpClient:
 
 
 def start_run(client: HttpClient, preset: str = "beginner") -> dict:
-    answer = client.post(f"/api/daily/{preset}/")
+    answer = client.post(f"/api/daily/{preset}/", "{}", content_type="application/json")
     assert answer.status_code == 201, answer.content
     return answer.json()
 
@@ -172,3 +172,14 @@ async def test_a_run_over_the_websocket_starts_at_its_public_start_cell():
     assert (refused["type"], refused["code"]) == ("error", "bad_message")
     for socket in (client, watcher):
         await socket.close()
+
+
+def test_another_site_cannot_spend_an_accounts_counted_run():
+    """A form post (what another site could send with the session) is refused; a bot with no
+    session may post anything."""
+    ann = logged_in("ann")
+    refused = ann.post("/api/daily/beginner/", {"x": "1"})
+    assert refused.status_code == 400 and refused.json()["error"]["field"] == "body"
+    assert not DailyRun.objects.exists()
+    assert HttpClient().post("/api/daily/beginner/").status_code == 201
+    assert start_run(ann)["counted"] is True

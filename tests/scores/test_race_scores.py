@@ -3,7 +3,7 @@
 import pytest
 from channels.db import database_sync_to_async
 
-from games.models import Score
+from games.models import Game, Score
 from tests.ws.helpers import create_game, player
 from tests.ws.race_helpers import race_board, solve, start
 
@@ -15,11 +15,10 @@ def _short_countdown(settings):
     settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 100, "REAPER_INTERVAL_S": 0}
 
 
-async def test_every_racer_of_a_ranked_race_scores(monkeypatch):
-    # A ranked race has a server seed; the test reads it to play, as no client could.
+async def ranked_race_alice_has_won(monkeypatch):
+    """A ranked beginner race of alice and bob in which alice has just won and bob still
+    races. A ranked race has a server seed; the test reads it to play, as no client could."""
     game_id = await create_game(mode="race", preset="beginner")
-    from games.models import Game
-
     seed = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).seed)()
     monkeypatch.setattr("tests.ws.race_helpers.SEED", seed)
     alice, wa = await player(game_id, "alice")
@@ -27,6 +26,11 @@ async def test_every_racer_of_a_ranked_race_scores(monkeypatch):
     await alice.expect("joined")
     await start([alice, bob])
     await solve(alice, race_board(), wa["you"])
+    return game_id, alice, bob
+
+
+async def test_every_racer_of_a_ranked_race_scores(monkeypatch):
+    _game_id, alice, bob = await ranked_race_alice_has_won(monkeypatch)
     await bob.request({"type": "resign"})
     scores = await database_sync_to_async(
         lambda: {s.name: (s.status, s.time_ms is not None, s.mode) for s in Score.objects.all()}
@@ -39,17 +43,7 @@ async def test_every_racer_of_a_ranked_race_scores(monkeypatch):
 async def test_a_running_race_shows_its_3bv_nowhere_until_it_ends(monkeypatch, async_client):
     """A racer who finished first must not give the board's 3BV away on a player page or a
     leaderboard while the others still race on it (issue 13.5)."""
-    game_id = await create_game(mode="race", preset="beginner")
-    from games.models import Game
-
-    seed = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).seed)()
-    monkeypatch.setattr("tests.ws.race_helpers.SEED", seed)
-    alice, wa = await player(game_id, "alice")
-    bob, _wb = await player(game_id, "bob")
-    await alice.expect("joined")
-    await start([alice, bob])
-    await solve(alice, race_board(), wa["you"])
-
+    game_id, alice, bob = await ranked_race_alice_has_won(monkeypatch)
     page = await async_client.get("/api/players/alice/")
     assert page.status_code == 404
     board = await async_client.get("/api/leaderboards/beginner/?period=day")

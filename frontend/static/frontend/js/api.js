@@ -17,7 +17,8 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-async function request(method, path, body) {
+/** One call of the JSON API; a body goes as JSON with the CSRF token. */
+export async function request(method, path, body) {
   const headers = { Accept: "application/json" };
   const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {

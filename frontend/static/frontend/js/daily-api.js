@@ -1,24 +1,6 @@
 // The daily challenge's HTTP API (docs/protocol.md 5.4). Failures are api.js's ApiError, with
 // the server's {code, message} and the HTTP status (404: no board that day).
-import { ApiError } from "./api.js";
-
-async function request(method, path) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    });
-  } catch {
-    throw new ApiError({ code: "network", message: "Cannot reach the server. Try again." });
-  }
-  const data = await response.json().catch(() => null);
-  if (response.ok && data) return data;
-  if (data?.error) throw new ApiError(data.error, response.status);
-  const message = `Unexpected answer from the server (${response.status}).`;
-  throw new ApiError({ code: `http_${response.status}`, message }, response.status);
-}
+import { request } from "./api.js";
 
 /** GET /api/daily/: today's boards (with this account's counted run) and the archive. */
 export function getDailyOverview() {
@@ -27,7 +9,7 @@ export function getDailyOverview() {
 
 /** POST /api/daily/<preset>/: a new run on today's board; {game, counted}. */
 export function startDailyRun(preset) {
-  return request("POST", `/api/daily/${encodeURIComponent(preset)}/`);
+  return request("POST", `/api/daily/${encodeURIComponent(preset)}/`, {});
 }
 
 /** GET /api/daily/<day>/<preset>/: a day's board and its leaderboard. */

@@ -1,28 +1,6 @@
 // The player page's history endpoints (PROTOCOL.md: players), failing with api.js's ApiError
-// as every other call does. (They belong beside getPlayer in api.js; kept here until then.)
-import { ApiError } from "./api.js";
-
-async function getJson(path) {
-  let response;
-  try {
-    response = await fetch(path, {
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    });
-  } catch {
-    throw new ApiError({ code: "network", message: "Cannot reach the server. Try again." });
-  }
-  const data = await response.json().catch(() => null);
-  if (response.ok && data) return data;
-  if (data?.error) throw new ApiError(data.error, response.status);
-  throw new ApiError(
-    {
-      code: `http_${response.status}`,
-      message: `Unexpected answer from the server (${response.status}).`,
-    },
-    response.status,
-  );
-}
+// as every other call does.
+import { request } from "./api.js";
 
 function playerPath(name, what, query) {
   const search = new URLSearchParams(
@@ -36,10 +14,10 @@ function playerPath(name, what, query) {
  * variant, mode and result (null: any), after `before` (a previous page's `next`).
  */
 export function getPlayerGames(name, filters, before = null) {
-  return getJson(playerPath(name, "games", { ...filters, before }));
+  return request("GET", playerPath(name, "games", { ...filters, before }));
 }
 
 /** GET /api/players/<name>/trend/: the wins on one preset and variant, oldest first. */
 export function getPlayerTrend(name, preset, variant) {
-  return getJson(playerPath(name, "trend", { preset, variant }));
+  return request("GET", playerPath(name, "trend", { preset, variant }));
 }
