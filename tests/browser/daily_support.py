@@ -90,7 +90,9 @@ def open_daily(page, base_url: str, path: str = "/daily/") -> None:
 
 def start_run(page, base_url: str, preset: str) -> dict:
     """POST /api/daily/<preset>/ as the page's browser (its account, if logged in)."""
-    answer = page.request.post(f"{base_url}/api/daily/{preset}/")
+    answer = page.request.post(
+        f"{base_url}/api/daily/{preset}/", data="{}", headers={"Content-Type": "application/json"}
+    )
     assert answer.status == 201, answer.text()
     return answer.json()
 
