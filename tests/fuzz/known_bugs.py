@@ -1,4 +1,4 @@
-"""Inputs of server bugs the fuzzer found and tests/fuzz/test_known_bugs.py pins (strict xfail).
+"""Inputs of open server bugs and limitations the fuzzer found, pinned by strict xfails.
 
 The fuzz tests pass such inputs by (`hypothesis.assume`), so CI stays green on everything else
 while the bug is open. Whoever fixes one removes its xfail marker and its predicate here.
@@ -7,17 +7,6 @@ while the bug is open. Whoever fixes one removes its xfail marker and its predic
 from __future__ import annotations
 
 from typing import Any
-
-
-def has_surrogate(value: Any) -> bool:
-    """A lone surrogate anywhere in a JSON value (keys included)."""
-    if isinstance(value, str):
-        return any("\ud800" <= ch <= "\udfff" for ch in value)
-    if isinstance(value, list):
-        return any(has_surrogate(item) for item in value)
-    if isinstance(value, dict):
-        return any(has_surrogate(k) or has_surrogate(v) for k, v in value.items())
-    return False
 
 
 def http(

@@ -20,8 +20,8 @@ async def test_a_newline_in_an_api_path_gets_json(path):
 
 @pytest.mark.parametrize("action", ["resign", "rematch"])
 async def test_resign_or_rematch_after_leaving_the_lobby_is_refused_as_documented(action):
-    """The leaver's connection keeps its player id; the player row is gone, and the service
-    raises Player.DoesNotExist (found by test_a_race_lobby_keeps_its_edge)."""
+    """The leaver's connection keeps its player id while the player row is gone: this was
+    Player.DoesNotExist and `internal` (found by test_a_race_lobby_keeps_its_edge)."""
     game_id = await create_game(mode="race", preset="beginner")
     alice, bob = Socket(f"/ws/games/{game_id}/"), Socket(f"/ws/games/{game_id}/")
     try:

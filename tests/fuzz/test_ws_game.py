@@ -77,16 +77,6 @@ class Table:
     fuzzer: Socket
     sockets: list[Socket] = field(default_factory=list)
     tokens: dict[str, str] = field(default_factory=dict)
-    player: str | None = None  # the fuzzer's player, once it is one
-    left: bool = False  # that player left the lobby
-
-    def follow(self, frames: list[dict[str, Any]]) -> None:
-        """Keep track of who the fuzzer is from what it was answered."""
-        for frame in frames:
-            if frame.get("type") == "welcome":
-                self.player = frame.get("you")
-            elif frame.get("type") == "left" and frame.get("player") == self.player:
-                self.left = True
 
     async def close(self) -> None:
         for socket in self.sockets:
@@ -107,7 +97,7 @@ async def table_for(game_id: str, names: list[str], role: str) -> Table:
     tokens = {SELF_TOKEN: seats[0][1]["token"]}
     tokens[OTHER_TOKEN] = seats[1][1]["token"] if len(seats) > 1 else "forged-token"
     if role == "player":
-        return Table(game_id, sockets[0], sockets, tokens, seats[0][1]["you"])
+        return Table(game_id, sockets[0], sockets, tokens)
     fuzzer = await Socket(f"/ws/games/{game_id}/").connect()
     if role == "spectator":
         assert (await fuzzer.request({"type": "hello", "role": "spectator"}))["type"] == "welcome"
@@ -141,7 +131,6 @@ async def play(table: Table, script: list[Frame]) -> None:
         frame = raw.with_tokens(table.tokens)
         note(f"frame {frame!r}")
         got = await table.fuzzer.exchange(frame)
-        table.follow(got.frames)
         refused = check_answer(frame, got, GAME_CODES)
         after = await snapshot(table.game_id)
         if refused:
