@@ -167,6 +167,7 @@ def test_no_guess_race_shows_every_racers_analysis(open_page, base_url):
     wait_changed(bob, *start, "hidden")
     bob.click("#resign-button")
     bob.click("#resign-yes")
+    expect(bob.locator("#race-results")).to_be_visible()  # the resign has ended the race
 
     analysis = api(base_url, f"/api/games/{game['id']}/analysis/")
     reviews = {review["name"]: review for review in analysis["players"]}
