@@ -27,6 +27,7 @@ test: $(BIN)/.installed-dev
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(BIN)/.installed-dev
 	$(BIN)/ruff format .

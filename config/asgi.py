@@ -13,8 +13,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.daphne_close_codes import allow_endpoint_close_codes  # noqa: E402
+from config.routing import websocket_urlpatterns  # noqa: E402
 from games.limits.address import ClientAddressMiddleware  # noqa: E402
-from games.play.routing import websocket_urlpatterns  # noqa: E402
 
 allow_endpoint_close_codes()
 

@@ -73,11 +73,11 @@ MIDDLEWARE = [
     "games.ops.middleware.OpsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy and Permissions-Policy on every answer, static files included
-    # (games/security_headers.py).
-    "games.security_headers.GameCSPMiddleware",
-    "games.security_headers.PermissionsPolicyMiddleware",
+    # (games/edge/security_headers.py).
+    "games.edge.security_headers.GameCSPMiddleware",
+    "games.edge.security_headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "games.middleware.ApiErrorMiddleware",
+    "games.edge.middleware.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -190,7 +190,7 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF],
-        # The middleware adds this host's ws:// or wss:// origin (games/security_headers.py).
+        # The middleware adds this host's ws:// or wss:// origin (games/edge/security_headers.py).
         "connect-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
@@ -205,23 +205,23 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # A login is refused once either its username or its client address has this many failures
 # within the cool-off: by address, so one address cannot try many names; by username, so a
 # name cannot be guessed from many addresses at once. Each further try restarts the cool-off.
-# Logging in forgets that name's failures from that address only (frontend/auth_backend.py).
+# Logging in forgets that name's failures from that address only (games/accounts/auth.py).
 from datetime import timedelta  # noqa: E402
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before any password check
-    "frontend.auth_backend.CaseInsensitiveModelBackend",  # "Alice" logs in as alice
+    "games.accounts.auth.CaseInsensitiveModelBackend",  # "Alice" logs in as alice
 ]
 AXES_FAILURE_LIMIT = env_int("MINERACE_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("MINERACE_LOGIN_COOLOFF_MIN", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
-AXES_HANDLER = "frontend.auth_backend.LoginAttemptsHandler"
+AXES_HANDLER = "games.accounts.auth.LoginAttemptsHandler"
 # REMOTE_ADDR only: the ASGI stack makes it the client's address as the trusted proxies
 # report it; never a header the client could set (X-Forwarded-For).
-AXES_CLIENT_IP_CALLABLE = "frontend.auth_backend.client_address"
-AXES_USERNAME_CALLABLE = "frontend.auth_backend.username_key"
-AXES_LOCKOUT_CALLABLE = "frontend.auth_backend.locked_out"
+AXES_CLIENT_IP_CALLABLE = "games.accounts.auth.client_address"
+AXES_USERNAME_CALLABLE = "games.accounts.auth.username_key"
+AXES_LOCKOUT_CALLABLE = "games.accounts.auth.locked_out"
 # Failures are all axes needs to keep: no record of every successful login and its address.
 AXES_DISABLE_ACCESS_LOG = True
 

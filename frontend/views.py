@@ -5,18 +5,17 @@ finished race's winner). Account pages are plain Django forms (sessions, CSRF)."
 from typing import Any
 
 from django.contrib.auth import login
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games.accounts.forms import SignupForm
+from games.accounts.services import account_create
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus
-from games.selectors import game_state
-from games.services import game_get
+from games.races.selectors import game_get, game_state
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -34,7 +33,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
 
 def existing_game(game_id: str) -> Game | None:
     try:
-        return game_get(game_id)
+        return game_get(game_id=game_id)
     except ServiceError as error:
         if error.code != "not_found":
             raise
@@ -51,7 +50,7 @@ def race_over(game: Game) -> dict[str, Any] | None:
     for someone who followed a link to it (frontend/race/results.html)."""
     if game.mode != GameMode.RACE or game.status != GameStatus.FINISHED:
         return None
-    results = game_state(game.id).get("results") or []
+    results = game_state(game_id=game.id).get("results") or []
     winner = next((row for row in results if row["status"] == "won"), None)
     return {
         "winner": winner["name"] if winner else None,
@@ -63,7 +62,7 @@ def race_over(game: Game) -> dict[str, Any] | None:
 
 def keep_browser_session(request: HttpRequest) -> None:
     """Give a guest's browser a session before it plays: a racer is recognised by it (or by
-    its account) when it asks to watch its own race from another tab (services.spectator_check).
+    its account) when it asks to watch its own race from another tab (lifecycle.spectator_check).
     """
     if request.session.session_key is None:
         request.session["browser"] = True  # any value: Django then saves it and sets the cookie
@@ -108,12 +107,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     ):
         next_url = ""
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
-            with transaction.atomic():  # the user and its name claim, or neither
-                user = form.save()
-        except IntegrityError:  # a look-alike signed up between the check and the save
-            form.add_error("username", "That name, or one that looks like it, is taken.")
+            user = account_create(username=data["username"], password=data["password1"])
+        except ServiceError as refused:  # a look-alike signed up since the form's check
+            form.add_error("username", refused.message)
         else:
-            login(request, user, backend="frontend.auth_backend.CaseInsensitiveModelBackend")
+            login(request, user, backend="games.accounts.auth.CaseInsensitiveModelBackend")
             return redirect(next_url or "lobby")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})

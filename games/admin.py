@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games.models import Game, GameStatus, Move, Player, Score
-from games.scores import score_remove
+from games.scores.records import score_remove
 
 
 def is_finished(game: Game | None) -> bool:

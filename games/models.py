@@ -1,5 +1,5 @@
 """Persistence only: games, players, the append-only move log. Rules live in the engine,
-use cases in services.py."""
+use cases in each room's services (games/races, games/moves, ...)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ class Player(models.Model):
     # A bot (games.bots) plays this seat: never rated, never on a leaderboard.
     is_bot = models.BooleanField(default=False)
     # SHA-256 of the browser session that joined (empty if none): with `user`, how a racer is
-    # recognised when it asks to watch its own race (services.spectator_check).
+    # recognised when it asks to watch its own race (races.lifecycle.spectator_check).
     session_hash = models.CharField(max_length=64, blank=True, default="")
     snapshot = models.BinaryField(default=b"")  # engine.codec v1 of the sweep's cell states
     moves_count = models.PositiveIntegerField(default=0)  # seq of the last move
@@ -256,7 +256,7 @@ class OutboxEvent(models.Model):
     publishes it. `claimed_until` is a lease, so a relay killed mid-publish loses nothing."""
 
     game_id = models.CharField(max_length=32)
-    message = models.JSONField()  # the channel-layer message, as games.delivery builds it
+    message = models.JSONField()  # the channel-layer message, as games.events.delivery builds it
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_until = models.DateTimeField(null=True, blank=True)
 

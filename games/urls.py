@@ -1,29 +1,34 @@
-"""The JSON API under /api/; anything unrouted there is a JSON 404, never HTML."""
+"""The JSON API under /api/, each path served by its room's views; anything unrouted there is
+a JSON 404, never HTML."""
 
 from django.urls import re_path
 
-from games import api
 from games.accounts import views as accounts
+from games.analysis import views as analysis
 from games.daily import views as daily
+from games.edge import http
 from games.export import views as export
+from games.races import views as races
+from games.ratings import views as ratings
+from games.scores import views as scores
 
 GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
 
 urlpatterns = [
-    re_path(r"^games/$", api.games),
-    re_path(rf"^games/{GAME_ID}/$", api.game_detail),
-    re_path(rf"^games/{GAME_ID}/moves/$", api.game_moves),
-    re_path(rf"^games/{GAME_ID}/analysis/$", api.game_analysis),
+    re_path(r"^games/$", races.games),
+    re_path(rf"^games/{GAME_ID}/$", races.game_detail),
+    re_path(rf"^games/{GAME_ID}/moves/$", races.game_moves),
+    re_path(rf"^games/{GAME_ID}/analysis/$", analysis.game_analysis),
     re_path(rf"^games/{GAME_ID}/export/$", export.game_export_file),
-    re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", api.leaderboard),
-    re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", api.ratings),
+    re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", scores.leaderboard),
+    re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", ratings.ratings),
     re_path(r"^me/settings/$", accounts.my_settings),
     re_path(r"^daily/$", daily.overview),
     re_path(r"^daily/(?P<preset>[a-z]{1,16})/$", daily.run),
     re_path(r"^daily/(?P<day>[0-9-]{1,10})/(?P<preset>[a-z]{1,16})/$", daily.board),
-    re_path(r"^players/(?P<name>.{1,64})/games/$", api.player_games),
-    re_path(r"^players/(?P<name>.{1,64})/trend/$", api.player_trend),
-    re_path(r"^players/(?P<name>.{1,64})/$", api.player),
+    re_path(r"^players/(?P<name>.{1,64})/games/$", scores.player_games),
+    re_path(r"^players/(?P<name>.{1,64})/trend/$", scores.player_trend),
+    re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
     # [\s\S], not ".": a newline in the path is unrouted too, and gets the JSON 404 like the rest.
-    re_path(r"^(?P<rest>[\s\S]*)$", api.not_routed),
+    re_path(r"^(?P<rest>[\s\S]*)$", http.not_routed),
 ]

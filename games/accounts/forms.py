@@ -30,7 +30,7 @@ class SignupForm(UserCreationForm):
             name = name_clean(self.cleaned_data.get("username"))
         except ServiceError as exc:
             raise forms.ValidationError(exc.message, code=exc.code) from None
-        if name_is_claimed(name):
+        if name_is_claimed(name=name):
             raise forms.ValidationError(
                 "That name, or one that looks like it, is taken.", code="name_taken"
             )

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.edge.validation import is_integer
 from games.errors import ServiceError
-from games.validation import is_integer
 
 THEMES = ("classic", "dark", "contrast")
 

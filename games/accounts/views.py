@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 
-from games.accounts.models import AccountSettings
 from games.accounts.preferences import settings_change
-from games.api import api_view, json_body, require_json_from_a_session
+from games.accounts.selectors import account_settings
+from games.accounts.services import account_settings_update
+from games.edge.http import api_view, json_body, require_json_from_a_session
 from games.errors import ServiceError
 
 
@@ -20,11 +20,7 @@ def my_settings(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"account": None, "settings": {}})
     if request.method == "PUT":
         require_json_from_a_session(request)
-        change = settings_change(json_body(request))
-        with transaction.atomic():
-            row, _ = AccountSettings.objects.select_for_update().get_or_create(user=user)
-            row.values = {**row.values, **change}
-            row.save(update_fields=["values", "updated_at"])
-        return JsonResponse({"account": user.get_username(), "settings": row.values})
-    row = AccountSettings.objects.filter(user=user).first()
-    return JsonResponse({"account": user.get_username(), "settings": row.values if row else {}})
+        values = account_settings_update(user=user, change=settings_change(json_body(request)))
+    else:
+        values = account_settings(user=user)
+    return JsonResponse({"account": user.get_username(), "settings": values})

@@ -13,23 +13,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from games.engine.board import Board
-from games.engine.moves import Chord, Reveal, move_from_action
+from games.engine.moves import Chord, Reveal
+from games.engine.replay import LoggedMove, replay
 from games.engine.solver import Knowledge, SolverError, solve
 from games.engine.solver.rules import deduce
 from games.engine.sweep import CellState, Sweep
 
 FORCED_GUESS, MISTAKE = "forced_guess", "mistake"
-
-
-@dataclass(frozen=True)
-class LoggedMove:
-    """One row of the move log, as the API serves it."""
-
-    seq: int
-    action: str
-    x: int
-    y: int
-    t_ms: int
 
 
 @dataclass(frozen=True)
@@ -72,18 +62,20 @@ def review_player(
     """
     sweep = Sweep(board.width, board.height, board.mine_count, board)
     start_index = None if start is None else board.index(*start)
-    first_reveal = start is None
     review = Review()
-    for logged in moves:
-        move = move_from_action(logged.action, logged.x, logged.y)
-        targets = _targets(sweep, move)
-        if targets and first_reveal:
-            first_reveal = False  # solo: the board was made around this cell
+    solo_start = [start is None]  # solo: the board was made around the first reveal
+
+    def judge(logged: LoggedMove) -> None:
+        """Judge a click on the knowledge the player had when it clicked."""
+        targets = _targets(sweep, logged.move)
+        if targets and solo_start[0]:
+            solo_start[0] = False
         elif targets and not (start_index is not None and targets == [start_index]):
             moment = _judge(sweep, logged, targets, start_index)
             if moment is not None:
                 review.moments.append(moment)
-        sweep.apply(move)
+
+    for _ in replay(sweep, moves, before=judge):
         if sweep.state.count(CellState.EXPLODED):
             break
     return review

@@ -9,22 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.analysis.review import LoggedMove, Moment, Review, review_game
+from games.analysis.review import Moment, Review, review_game
+from games.boards.log import game_logs
 from games.boards.search import run_apart
+from games.boards.stored import board_of
 from games.engine.lru import BoundedCache
 from games.errors import ServiceError
-from games.models import GameMode, Move
-from games.moves.step import board_of
-from games.services import game_get
+from games.models import GameMode
+from games.races.selectors import game_get
 
 REVIEWS: BoundedCache[str, dict[str, Any]] = BoundedCache(
     max_bytes=4 * 1024 * 1024, size_of=lambda review: 2048, name="reviews"
 )
 
 
-def game_analysis(game_id: str) -> dict[str, Any]:
+def game_analysis(*, game_id: str) -> dict[str, Any]:
     """Per player: forced guesses faced and survived, and what the fatal click was."""
-    game = game_get(game_id)
+    game = game_get(game_id=game_id)
     if not game.secrets_open():
         raise ServiceError("not_finished", "the analysis is published when the game is over")
     cached = REVIEWS.get(game.id)
@@ -32,9 +33,7 @@ def game_analysis(game_id: str) -> dict[str, Any]:
         return cached
     board = board_of(game)
     players = list(game.players.order_by("joined_at", "id"))
-    logs: dict[str, list[LoggedMove]] = {p.id: [] for p in players}
-    for m in Move.objects.filter(game=game).order_by("player_id", "seq"):
-        logs[m.player_id].append(LoggedMove(m.seq, m.action, m.x, m.y, m.t_ms))
+    logs = game_logs(game_id=game.id, player_ids=[p.id for p in players])
     start = game.safe_cell if game.mode == GameMode.RACE else None
     reviews = {} if board is None else run_apart(review_game, board, logs, start)
     answer = {

@@ -1,4 +1,5 @@
-"""Bot races and the steps a bot's driver takes, each a short transaction.
+"""The steps a bot's driver takes, each a short transaction (a bot is seated by the race
+lifecycle's bot_join, and driven by games/play/bot_driver.py).
 
 A bot's seat is leased by one worker at a time (BotSeat.worker, lease_until): a pass claims
 seats whose lease ran out with a conditional UPDATE, and every step renews the lease only if
@@ -11,42 +12,19 @@ import zlib
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import services
+from games.boards.stored import board_of
 from games.bots.levels import LEVELS, TYPICAL_BBBV
 from games.bots.models import BotSeat
 from games.engine.codec import decode
 from games.engine.sweep import CellState
 from games.models import Game, GameStatus, Player, PlayerStatus
-from games.moves.step import board_of
-from games.presence.services import WORKER
-from games.validation import GameSpec
+from games.runtime.worker import WORKER
 
 LEASE = timedelta(seconds=5)
 MIN_CLICK_S = 0.25  # no person clicks faster, so neither does a bot
-
-
-def bot_join(*, game: Game, level: str) -> Player:
-    """Seat a bot of this level in a race's lobby, ready at once."""
-    name = LEVELS[level].name
-    joined = services.player_join(game_id=game.id, name=name)
-    Player.objects.filter(pk=joined.player.pk).update(is_bot=True)
-    BotSeat.objects.create(player=joined.player, game_id=game.id, level=level)
-    services.player_ready(player_id=joined.player.id)
-    return joined.player
-
-
-@transaction.atomic
-def bot_race_create(*, spec: GameSpec, level: str) -> Game:
-    """`Race a bot`: a two-seat race with the bot already in, never rated."""
-    game = services.game_create(spec=spec)
-    Game.objects.filter(pk=game.pk).update(max_players=2, rated=False)
-    game.refresh_from_db()
-    bot_join(game=game, level=level)
-    return game
 
 
 def seats_claim() -> list[str]:
@@ -72,7 +50,7 @@ class Step:
     args: tuple = ()
 
 
-def step_plan(player_id: str, number: int) -> Step:
+def step_plan(*, player_id: str, number: int) -> Step:
     """Renew the lease and decide what comes next from the bot's own sweep."""
     now = timezone.now()
     if not BotSeat.objects.filter(pk=player_id, worker=WORKER).update(lease_until=now + LEASE):

@@ -67,7 +67,7 @@ def _entries(challenge: DailyChallenge) -> list[dict[str, Any]]:
     return rows
 
 
-def daily_board(day_text: str, preset: str) -> dict[str, Any]:
+def daily_board(*, day_text: str, preset: str) -> dict[str, Any]:
     """`GET /api/daily/<day>/<preset>/`: a day's board and its leaderboard."""
     preset = check_preset(preset)
     try:
@@ -77,20 +77,20 @@ def daily_board(day_text: str, preset: str) -> dict[str, Any]:
     now = timezone.now()
     challenge = DailyChallenge.objects.filter(day=day, preset=preset).first()
     if challenge is None and day == today(now):
-        challenge = challenge_of(day, preset, now)
+        challenge = challenge_of(day=day, preset=preset, now=now)
     if challenge is None:
         raise ServiceError("not_found", "there is no challenge for that day")
     return {**_board(challenge, now), "entries": _entries(challenge)}
 
 
-def daily_overview(user: Any = None) -> dict[str, Any]:
+def daily_overview(*, user: Any = None) -> dict[str, Any]:
     """`GET /api/daily/`: today's boards (with this account's counted run) and the archive."""
     now = timezone.now()
     day = today(now)
     user = user if user is not None and user.is_authenticated else None
     boards = []
     for preset in PRESETS:
-        challenge = challenge_of(day, preset, now)
+        challenge = challenge_of(day=day, preset=preset, now=now)
         mine = (
             challenge.runs.filter(user=user, counted=True).values_list("game_id", flat=True).first()
             if user is not None

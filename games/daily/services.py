@@ -39,7 +39,7 @@ def check_preset(preset: Any) -> str:
     return preset
 
 
-def challenge_of(day: date, preset: str, now: datetime | None = None) -> DailyChallenge:
+def challenge_of(*, day: date, preset: str, now: datetime | None = None) -> DailyChallenge:
     """The day's board for a preset; today's is made on first use, other days' never."""
     existing = DailyChallenge.objects.filter(day=day, preset=preset).first()
     if existing is not None:
@@ -65,7 +65,7 @@ def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
     """A new run on today's board: an account's first is counted, the rest are practice."""
     preset = check_preset(preset)
     now = timezone.now()
-    challenge = challenge_of(today(now), preset, now)
+    challenge = challenge_of(day=today(now), preset=preset, now=now)
     user = user if user is not None and user.is_authenticated else None
     width, height, mines = PRESETS[preset]
     with transaction.atomic():

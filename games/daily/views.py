@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 
-from games import selectors as game_selectors
-from games.api import api_view, check_create_rate, require_json_from_a_session
 from games.daily import selectors, services
+from games.edge.http import api_view, check_create_rate, require_json_from_a_session
+from games.races import selectors as game_selectors
 
 
 @api_view("GET")
 def overview(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(selectors.daily_overview(request.user))
+    return JsonResponse(selectors.daily_overview(user=request.user))
 
 
 @api_view("POST")
@@ -20,10 +20,10 @@ def run(request: HttpRequest, preset: str) -> JsonResponse:
     require_json_from_a_session(request)  # a counted run is spent only by its own player
     check_create_rate(request)
     game, daily_run = services.run_create(preset=preset, user=request.user)
-    state = game_selectors.game_state(game.id)
+    state = game_selectors.game_state(game_id=game.id)
     return JsonResponse({"game": state, "counted": daily_run.counted}, status=201)
 
 
 @api_view("GET")
 def board(request: HttpRequest, day: str, preset: str) -> JsonResponse:
-    return JsonResponse(selectors.daily_board(day, preset))
+    return JsonResponse(selectors.daily_board(day_text=day, preset=preset))

@@ -4,10 +4,11 @@ The board (where the mines are) is the server's secret; a sweep is one player's 
 it and the moves that change that knowledge. Nothing here knows of Django, sockets or time.
 """
 
-from games.engine.board import Board, neighbours
-from games.engine.errors import EngineError, IllegalMove, InvalidBoard
+from games.engine.board import Board, neighbours, on_board
+from games.engine.errors import EngineError, IllegalMove, InvalidBoard, OffBoard
 from games.engine.generation import generate_board, generate_mines, start_cell
 from games.engine.moves import Chord, Flag, Move, Reveal, move_from_action
+from games.engine.replay import LoggedMove, replay
 from games.engine.statistics import bbbv, bbbv_per_s, efficiency
 from games.engine.sweep import CellState, Sweep, SweepStatus
 
@@ -19,7 +20,9 @@ __all__ = [
     "Flag",
     "IllegalMove",
     "InvalidBoard",
+    "LoggedMove",
     "Move",
+    "OffBoard",
     "Reveal",
     "Sweep",
     "SweepStatus",
@@ -30,5 +33,7 @@ __all__ = [
     "generate_mines",
     "move_from_action",
     "neighbours",
+    "on_board",
+    "replay",
     "start_cell",
 ]

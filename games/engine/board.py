@@ -57,6 +57,11 @@ def _build_table(width: int, height: int) -> NeighbourTable:
     return tuple(table)
 
 
+def on_board(width: int, height: int, x: int, y: int) -> bool:
+    """The one bounds rule: is (x, y) a cell of a width x height board?"""
+    return 0 <= x < width and 0 <= y < height
+
+
 def neighbours(width: int, height: int, index: int) -> tuple[int, ...]:
     """The in-bounds 8-neighbours of a cell index."""
     return neighbour_table(width, height)[index]

@@ -11,3 +11,7 @@ class InvalidBoard(EngineError):
 
 class IllegalMove(EngineError):
     """A move that cannot be applied: off the board, or the sweep is over."""
+
+
+class OffBoard(IllegalMove):
+    """A move on a cell outside the board: the edge refuses those, so this is a caller's bug."""

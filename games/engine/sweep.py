@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 
-from games.engine.board import MINE, Board
-from games.engine.errors import IllegalMove
+from games.engine.board import MINE, Board, on_board
+from games.engine.errors import IllegalMove, OffBoard
 from games.engine.moves import Chord, Flag, Move, Reveal
 
 Cell = tuple[int, int, int | str]  # (x, y, v) as the protocol sends it
@@ -85,14 +85,14 @@ class Sweep:
         )
 
     def in_bounds(self, x: int, y: int) -> bool:
-        return 0 <= x < self.width and 0 <= y < self.height
+        return on_board(self.width, self.height, x, y)
 
     def apply(self, move: Move) -> list[Cell]:
         """Apply a move and return the cells it changed; every accepted move is a click."""
         if self.status is not SweepStatus.PLAYING:
             raise IllegalMove("the sweep is over")
         if not self.in_bounds(move.x, move.y):
-            raise IllegalMove("the cell is off the board")
+            raise OffBoard("the cell is off the board")
         if self.needs_board(move):
             raise BoardNotReady("no board yet: generate it with this cell safe first")
         index = move.y * self.width + move.x

@@ -19,24 +19,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from games.engine import Board, CellState, Sweep, SweepStatus, move_from_action
+from games.engine import Board, CellState, LoggedMove, Reveal, Sweep, SweepStatus, replay
 from games.export.evf import CELL_PX, Code, Mode, MouseEvent, Video, encode
 
+# The one loop over a log is the engine's replay(); a move's time is `t_ms` since the clock started.
 BUTTONS = {
     "reveal": (Code.LEFT_DOWN, Code.LEFT_UP),
     "flag": (Code.RIGHT_DOWN, Code.RIGHT_UP),
     "chord": (Code.MIDDLE_DOWN, Code.MIDDLE_UP),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class LoggedMove:
-    """One move of the player's log (`GET /api/games/<id>/moves/`), in `seq` order."""
-
-    action: str  # "reveal" | "flag" | "chord"
-    x: int
-    y: int
-    t_ms: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +67,7 @@ def evf_bytes(game: PlayedGame) -> bytes:
         completed=game.won,
         official=game.won and game.official,
         fair=game.won and game.official,
-        no_flags=not any(m.action == "flag" for m in game.moves),
+        no_flags=not any(m.move.action == "flag" for m in game.moves),
         start_us=game.start_us,
         end_us=game.start_us + time_ms * 1000,
     )
@@ -89,22 +80,24 @@ def mouse_events(
     """The mouse events that replay these moves on this board, in time order."""
     board = Board(width, height, (y * width + x for x, y in mine_cells))
     sweep = Sweep(width, height, board.mine_count, board)
-    first = moves[0] if moves else LoggedMove("reveal", width // 2, height // 2, 0)
+    first = moves[0].move if moves else Reveal(width // 2, height // 2)
     events = [MouseEvent(Code.MOVE, 0, *_pixel(first.x, first.y))]
-    for move in moves:
+
+    def press(logged: LoggedMove) -> None:
+        """The events of one click, read off the sweep as it stands before the click."""
+        move = logged.move
         # Moves are logged in acceptance order; two connections of one player may stamp them a
         # millisecond out of order, and a replay's time never runs backwards.
-        t_ms = max(move.t_ms, events[-1].t_ms)
+        t_ms = max(logged.t_ms, events[-1].t_ms)
         x, y = _pixel(move.x, move.y)
-        if sweep.status is not SweepStatus.PLAYING:  # never in a log: a finished player
-            events.append(MouseEvent(Code.MOVE, t_ms, x, y))  # moves no more
-            continue
-        if _reader_differs(sweep, move):
-            events.append(MouseEvent(Code.MOVE, t_ms, x, y))
+        if sweep.status is not SweepStatus.PLAYING or _reader_differs(sweep, logged):
+            events.append(MouseEvent(Code.MOVE, t_ms, x, y))  # a finished player moves no more
         else:
             down, up = BUTTONS[move.action]
-            events += [MouseEvent(down, t_ms, x, y), MouseEvent(up, t_ms, x, y)]
-        sweep.apply(move_from_action(move.action, move.x, move.y))
+            events.extend((MouseEvent(down, t_ms, x, y), MouseEvent(up, t_ms, x, y)))
+
+    for _ in replay(sweep, moves, before=press):
+        pass
     return events
 
 
@@ -113,8 +106,9 @@ def _pixel(x: int, y: int) -> tuple[int, int]:
     return x * CELL_PX + CELL_PX // 2, y * CELL_PX + CELL_PX // 2
 
 
-def _reader_differs(sweep: Sweep, move: LoggedMove) -> bool:
+def _reader_differs(sweep: Sweep, logged: LoggedMove) -> bool:
     """Would ms_toollib make more of this click than Minerace did (see the module's doc)?"""
+    move = logged.move
     board = sweep.board
     assert board is not None
     index = move.y * sweep.width + move.x

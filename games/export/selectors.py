@@ -6,11 +6,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from games.boards.log import logged, player_log
+from games.boards.stored import board_of
 from games.errors import ServiceError
-from games.export.replay import LoggedMove, PlayedGame, evf_bytes
-from games.models import Game, GameMode, Move, Player, PlayerStatus
-from games.moves.step import board_of
-from games.services import game_get
+from games.export.replay import PlayedGame, evf_bytes
+from games.models import Game, GameMode, Player, PlayerStatus
+from games.races.selectors import game_get
 
 FORMATS = ("evf",)  # EVF v4 (Metasweeper), read back by ms_toollib in tests/export
 NAME_CHARACTERS = 24
@@ -22,19 +23,18 @@ class Export:
     content: bytes
 
 
-def game_export(game_id: str, player_id: str | None, fmt: str = "evf") -> Export:
+def game_export(*, game_id: str, player_id: str | None, fmt: str = "evf") -> Export:
     """The replay of one player of a finished game; `player_id` may be left out when the game
     has a single player."""
     if fmt not in FORMATS:
         raise ServiceError("invalid", f"format must be one of: {', '.join(FORMATS)}", "format")
-    game = game_get(game_id)
+    game = game_get(game_id=game_id)
     if not game.secrets_open():
         raise ServiceError("not_finished", "a replay is published when the game is over")
     player = _player_of(game, player_id)
     board = board_of(game)
     if board is None:  # a finished game always has one; a row made by hand may not
         raise ServiceError("not_found", "this game has no board to replay")
-    moves = Move.objects.filter(game=game, player=player).order_by("seq")
     started = game.started_at
     played = PlayedGame(
         width=game.width,
@@ -42,7 +42,7 @@ def game_export(game_id: str, player_id: str | None, fmt: str = "evf") -> Export
         mine_cells=frozenset(board.xy(i) for i in board.mines),
         bbbv=game.bbbv if game.bbbv is not None else 0,
         player=player.name,
-        moves=tuple(LoggedMove(m.action, m.x, m.y, m.t_ms) for m in moves),
+        moves=tuple(logged(row) for row in player_log(player_id=player.id)),
         won=player.status == PlayerStatus.WON,
         time_ms=player.time_ms,
         no_guess=game.no_guess,

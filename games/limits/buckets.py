@@ -90,28 +90,45 @@ def _verdict(allowed: int, wait_ms: int) -> Verdict:
     return Verdict(bool(allowed), 0 if allowed else max(1, math.ceil(int(wait_ms) / 1000)))
 
 
+class Bucket:
+    """One token bucket in this process, the same rule as the Lua script's: a connection's own
+    message rate, and each key of the embedded default's buckets."""
+
+    def __init__(self, rate_per_s: float, burst: int, clock=time.monotonic) -> None:
+        self.rate_per_s = rate_per_s
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self.at = clock()
+
+    def take(self) -> Verdict:
+        """Spend one token if there is one; a refusal says how long until there is."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate_per_s)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return Verdict(True)
+        return Verdict(False, max(1, math.ceil((1 - self.tokens) / self.rate_per_s)))
+
+
 class LocalBuckets:
-    """The same buckets in one process, for the embedded default (one worker, no Redis)."""
+    """Buckets by key in one process, for the embedded default (one worker, no Redis)."""
 
     def __init__(self, clock=time.monotonic) -> None:
         self.clock = clock
-        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self.buckets: OrderedDict[str, Bucket] = OrderedDict()
         self.lock = threading.Lock()  # views run on several threads
 
     def take(self, name: str, rate_per_s: float, burst: int) -> Verdict:
         with self.lock:
-            now = self.clock()
-            tokens, at = self.buckets.pop(name, (float(burst), now))
-            tokens = min(burst, tokens + max(0.0, now - at) * rate_per_s)
-            allowed = tokens >= 1
-            if allowed:
-                tokens -= 1
-            self.buckets[name] = (tokens, now)
+            bucket = self.buckets.pop(name, None) or Bucket(rate_per_s, burst, self.clock)
+            bucket.rate_per_s, bucket.burst = rate_per_s, burst  # settings may have changed
+            verdict = bucket.take()
+            self.buckets[name] = bucket
             if len(self.buckets) > LOCAL_KEYS_MAX:
                 self.buckets.popitem(last=False)
-        if allowed:
-            return Verdict(True)
-        return Verdict(False, max(1, math.ceil((1 - tokens) / rate_per_s)))
+        return verdict
 
     def clear(self) -> None:
         with self.lock:

@@ -16,7 +16,7 @@ from django.conf import settings
 from redis.exceptions import RedisError
 
 from games.limits.redis_client import async_client, key_of
-from games.periodic import ensure_periodic
+from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
 

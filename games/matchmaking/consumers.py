@@ -15,17 +15,17 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games.bots.driver import ensure_bots
-from games.db import db
+from games.edge.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, load_frame
+from games.edge.socket_limits import admit_socket, check_hello_rate, client_address_of
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.limits import sockets
+from games.limits.buckets import Bucket
 from games.matchmaking import services
-from games.periodic import ensure_periodic
-from games.play import clock
-from games.play.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, load_frame
-from games.play.limits import admit_socket, check_hello_rate, client_address_of
-from games.play.ratelimit import TokenBucket
+from games.play.bot_driver import ensure_bots
+from games.races import timers
+from games.runtime.db import db
+from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,12 @@ async def _one_pass(channel_layer) -> None:
     """Plan a pass, race each group and tell its seekers as soon as it commits, then tell
     every queue its size."""
     for seeker_ids, bot in await db(services.match_plan)():
-        for match in await db(services.race_group)(seeker_ids, bot):
+        try:
+            matches = await db(services.race_group)(seeker_ids=seeker_ids, bot=bot)
+        except Exception:  # a bug must not keep the other groups from their races
+            log.exception("no race for seekers %s", seeker_ids)
+            continue
+        for match in matches:
             try:
                 await channel_layer.send(
                     match.channel, {"type": "match.found", "game": match.game, "token": match.token}
@@ -86,12 +91,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.last_count_at = 0.0
         self.count_task: asyncio.Task | None = None
         conf = settings.MINERACE
-        self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
+        self.bucket = Bucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
         self.address = client_address_of(self.scope)
         if not await admit_socket(self, self.address):
             self.closed = True
             return
-        clock.ensure_reaper()  # the races it makes count down on the database's clock
+        timers.ensure_reaper()  # the races it makes count down on the database's clock
         ensure_bots()  # and a seeker alone too long races a bot
         ensure_periodic("match", PASS_INTERVAL_S, self._periodic_pass)
 
@@ -116,7 +121,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             if text_data is None:
                 raise ServiceError("bad_message", "frames must be text")
-            if not self.bucket.take():
+            if not self.bucket.take().allowed:
                 raise ServiceError("too_fast", "slow down: too many messages")
             if len(text_data) > CLOSE_FRAME_BYTES:
                 await self.close(code=1009)

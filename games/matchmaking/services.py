@@ -17,9 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import selectors, services
 from games.bots.levels import level_for
-from games.bots.services import bot_join
+from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.matchmaking.models import Seeker
@@ -27,10 +26,10 @@ from games.matchmaking.pairing import Candidate, pairs
 from games.models import Game, Variant
 from games.names import NAME_MAX_CHARS
 from games.presence.models import PlayerPresence
-from games.presence.services import WORKER
+from games.races import lifecycle, selectors
 from games.ratings.models import Rating
 from games.ratings.scale import BASE
-from games.validation import GameSpec
+from games.runtime.worker import WORKER
 
 LEASE = timedelta(seconds=10)
 log = logging.getLogger(__name__)
@@ -53,7 +52,7 @@ def seek_start(*, channel: str, preset: Any, no_guess: Any, name: Any, user: Any
         raise ServiceError("bad_message", "no_guess must be true or false")
     user = user if user is not None and user.is_authenticated else None
     if user is None:
-        name = services.guest_name(name)
+        name = lifecycle.guest_name(name=name)
         rating = BASE
     else:
         name = user.get_username()
@@ -108,7 +107,7 @@ def match_plan() -> list[tuple[list[int], str | None]]:
     return plan
 
 
-def race_group(seeker_ids: list[int], bot: str | None = None) -> list[Matched]:
+def race_group(*, seeker_ids: list[int], bot: str | None = None) -> list[Matched]:
     """Race one planned group, if every one of its seekers is still free: the rows are taken
     with FOR UPDATE SKIP LOCKED (another worker racing any of them means: not this time) and
     deleted with the race's creation, in one transaction. Nobody is put in two races."""
@@ -122,14 +121,9 @@ def race_group(seeker_ids: list[int], bot: str | None = None) -> list[Matched]:
             if len(rows) != len(seeker_ids):
                 return []  # one left, was raced elsewhere, or is being raced right now
             return _race_for(rows, timezone.now(), bot)
-    except Exception:  # a bug, a name the rules refuse: logged, and the others go on
-        log.exception("no race for seekers %s", seeker_ids)
+    except ServiceError as refused:  # a name the rules refuse: no race, the others go on
+        log.warning("no race for seekers %s: %s", seeker_ids, refused)
         return []
-
-
-def match_pass() -> list[Matched]:
-    """Plan and race every group (for callers that want the whole pass at once)."""
-    return [m for ids, bot in match_plan() for m in race_group(ids, bot)]
 
 
 def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> list[Matched]:
@@ -140,30 +134,30 @@ def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> l
         mode="race", preset=first.preset, width=width, height=height, mines=mines,
         max_players=len(seekers) + (bot is not None), seed=None, no_guess=first.no_guess,
     )  # fmt: skip
-    game = services.game_create(spec=spec)
+    game = lifecycle.game_create(spec=spec)
     Game.objects.filter(pk=game.pk).update(rated=bot is None)
     joined = [(s, _join(game.id, s)) for s in seekers]
     if bot is not None:
-        bot_join(game=game, level=bot)
+        lifecycle.bot_join(game=game, level=bot)
     for _, entry in joined:
         # A matched player who never comes is dnf by the ABANDON_S rule: offline from now.
         PlayerPresence.objects.create(player=entry.player, game_id=game.id, online=False, since=now)
     for _, entry in joined:
-        services.player_ready(player_id=entry.player.id)  # the last one begins the countdown
+        lifecycle.player_ready(player_id=entry.player.id)  # the last one begins the countdown
     Seeker.objects.filter(id__in=[s.id for s in seekers]).delete()
-    state = selectors.game_state(game.id)
+    state = selectors.game_state(game_id=game.id)
     return [Matched(s.channel, state, entry.token) for s, entry in joined]
 
 
-def _join(game_id: str, seeker: Seeker) -> services.Joined:
+def _join(game_id: str, seeker: Seeker) -> lifecycle.Joined:
     """Join under the seeker's name; two guests of one name are told apart by a number."""
     for suffix in ("", *(f" {k}" for k in range(2, 10))):
         name = seeker.name[: NAME_MAX_CHARS - len(suffix)].rstrip() + suffix
         try:
             with transaction.atomic():
                 if seeker.user_id is not None:
-                    return services.player_join(game_id=game_id, name=None, user=seeker.user)
-                return services.player_join(game_id=game_id, name=name)
+                    return lifecycle.player_join(game_id=game_id, name=None, user=seeker.user)
+                return lifecycle.player_join(game_id=game_id, name=name)
         except ServiceError as exc:
             if exc.code != "name_taken" or seeker.user_id is not None:
                 raise

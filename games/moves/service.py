@@ -18,14 +18,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.boards.search import ng1_attempt_for
-from games.engine import Move, Reveal
+from games.engine import Move, Reveal, on_board
 from games.errors import ServiceError
-from games.events import Event
+from games.events.event import Event
 from games.models import GameStatus
 from games.moves import store
 from games.moves.state import GameFacts, PlayerState, player_states, running_games
-from games.moves.step import move_step, race_deadline
-from games.race_clock import game_tick
+from games.moves.step import move_step
+from games.races.clock import game_tick
+from games.races.deadlines import race_deadline
 
 ATTEMPTS = 3  # the first try trusts a cached or unlocked read; the next ones lock the row
 
@@ -76,8 +77,8 @@ def _no_guess_search(player: PlayerState, move: Move) -> int | None:
     game = _game_facts(player.game_id)
     if not game.no_guess or game.safe_cell is not None:
         return None
-    if not (0 <= move.x < game.width and 0 <= move.y < game.height):
-        return None  # refused by the step with bad_cell
+    if not on_board(game.width, game.height, move.x, move.y):
+        return None  # a caller's bug: the step refuses it with bad_cell
     return ng1_attempt_for(game.width, game.height, game.mines, game.seed, (move.x, move.y))
 
 

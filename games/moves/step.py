@@ -9,15 +9,18 @@ player (a win or a loss).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any
 
-from games.engine import Board, IllegalMove, Move, bbbv, generate_board
-from games.engine.codec import decode, encode
+from games.boards.stored import sweep_of
+from games.engine import IllegalMove, Move, OffBoard, bbbv, generate_board
+from games.engine.codec import encode
 from games.engine.noguess import board_seed
 from games.engine.sweep import Cell, Sweep, SweepStatus
 from games.errors import ServiceError
 from games.moves.state import GameFacts, PlayerState
+from games.races.deadlines import race_deadline
+from games.races.finishing import finish_time_ms
 from games.timefmt import elapsed_ms
 
 PLAYING, WON, LOST = "playing", "won", "lost"
@@ -49,35 +52,8 @@ class MoveResult:
         return self.after.status != PLAYING
 
 
-class GameLike(Protocol):
-    """A game as a model row or frozen GameFacts: what boards and deadlines are made from."""
-
-    mode: str
-    width: int
-    height: int
-    mines: int
-    seed: str
-    safe_cell: tuple[int, int] | None
-    started_at: datetime | None
-    ng_attempt: int | None
-
-
-class SnapshotLike(Protocol):
-    """A player as a model row or a frozen PlayerState: its snapshot and its clicks."""
-
-    snapshot: bytes | memoryview
-    clicks: int
-
-
-def race_deadline(game: GameLike, time_limit_s: int) -> datetime | None:
-    """When a race runs out of time (None for solo games and races not started)."""
-    if game.mode != "race" or game.started_at is None:
-        return None
-    return game.started_at + timedelta(seconds=time_limit_s)
-
-
-def move_check(game: GameFacts, player: PlayerState, move: Move, now: datetime, time_limit_s: int):
-    """Refuse a move the rules do not allow now."""
+def move_check(game: GameFacts, player: PlayerState, now: datetime, time_limit_s: int) -> None:
+    """Refuse a move the rules do not allow now (the cell was checked at the edge)."""
     if game.status == "finished" or (game.mode == "race" and game.status != "running"):
         raise ServiceError("not_running", "the game is not running")
     deadline = race_deadline(game, time_limit_s)
@@ -85,24 +61,6 @@ def move_check(game: GameFacts, player: PlayerState, move: Move, now: datetime, 
         raise ServiceError("not_running", "the race's time is up")
     if player.status != PLAYING:
         raise ServiceError("not_running", "you have finished")
-    if not (0 <= move.x < game.width and 0 <= move.y < game.height):
-        raise ServiceError("bad_cell", "the cell is off the board")
-
-
-def board_of(game: GameLike) -> Board | None:
-    """The game's board once its safe cell is fixed (cached by the engine)."""
-    if game.safe_cell is None:
-        return None
-    seed = board_seed(game.seed, game.ng_attempt)
-    return generate_board(game.width, game.height, game.mines, seed, game.safe_cell)
-
-
-def sweep_of(game: GameLike, player: SnapshotLike, board: Board | None = None) -> Sweep:
-    """The player's knowledge, rebuilt from its snapshot (a fresh bytearray of its own)."""
-    board = board if board is not None else board_of(game)
-    snapshot = bytes(player.snapshot)
-    state = decode(snapshot, game.width, game.height) if snapshot else None
-    return Sweep(game.width, game.height, game.mines, board, state, clicks=player.clicks)
 
 
 def move_step(
@@ -118,7 +76,7 @@ def move_step(
     A no-guess solo game's first reveal needs ng1's attempt for that cell, searched by the
     caller beforehand (games.boards.search) so that this step stays free of slow work.
     """
-    move_check(game, player, move, now, time_limit_s)
+    move_check(game, player, now, time_limit_s)
     sweep = sweep_of(game, player)
     solo_start = None
     if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself
@@ -150,6 +108,8 @@ def move_step(
     t_ms = elapsed_ms(game.started_at, now)
     try:
         changed = sweep.apply(move)
+    except OffBoard as exc:  # refused at the edge; a caller that skipped it gets the code
+        raise ServiceError("bad_cell", str(exc)) from exc
     except IllegalMove as exc:  # guarded by move_check; kept so a bug cannot crash a worker
         raise ServiceError("not_running", str(exc)) from exc
     status = {SweepStatus.PLAYING: PLAYING, SweepStatus.WON: WON, SweepStatus.LOST: LOST}[
@@ -165,7 +125,7 @@ def move_step(
         flags=sweep.flags,
         clicks=sweep.clicks,
         last_move_at=now,
-        time_ms=t_ms if status == WON else None,
+        time_ms=finish_time_ms(status, t_ms),
         finished_at=now if done else None,
     )
     cells = cells_payload(player.id, after.moves_count, move, changed, sweep)

@@ -16,11 +16,11 @@ from typing import Any
 
 from django.db import connection
 
-from games.events import Event, move_event, to_everyone
-from games.finishing import finish_game_if_done, finished_event
+from games.events.event import Event, move_event, to_everyone
 from games.models import Game, GameStatus, Player
 from games.moves.state import GameFacts, PlayerState
 from games.moves.step import MoveResult
+from games.races.finishing import finish_game_if_done, finished_event
 from games.timefmt import iso
 
 _PLAYER_FIELDS = [

@@ -1,5 +1,11 @@
 """The WebSocket edge: consumers speak the protocol (PROTOCOL.md section 4) and call services.
 
-Frames are parsed and validated here, each connection takes its role's view of an event, and
-timers nudge the clock; no rule of the game lives in this package.
+    consumers.py      one connection to one game: validate a frame, call one service, deliver
+    welcome.py        what a hello is shown (a late spectator's boards, delayed)
+    frame_views.py    what a connection of a role may see of an event
+    spectating.py     the delayed feed of a spectator and the spectator count
+    presence_pass.py  the worker's presence pass: leases, absences, lapsed spectators
+    bot_driver.py     the worker's bot pass: bot seats played through the move service
+
+No rule of the game lives in this package.
 """

@@ -16,25 +16,34 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from games import delivery, groups, race_clock, selectors, services
 from games.boards import search
-from games.bots.driver import ensure_bots
-from games.db import db, db_hot
-from games.delivery import publish
+from games.edge.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
+from games.edge.socket_limits import (
+    admit_socket,
+    check_hello_rate,
+    check_move_rate,
+    client_address_of,
+)
 from games.engine import move_from_action
 from games.errors import ServiceError
-from games.events import Event
+from games.events import delivery, groups
+from games.events.delivery import publish
+from games.events.event import Event
 from games.limits import sockets
+from games.limits.buckets import Bucket
 from games.models import Game
+from games.moves.service import move_apply
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
-from games.play import clock, spectating
-from games.play.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
-from games.play.limits import admit_socket, check_hello_rate, check_move_rate, client_address_of
-from games.play.ratelimit import TokenBucket
-from games.play.views import frame_view
+from games.play import spectating
+from games.play.bot_driver import ensure_bots
+from games.play.frame_views import frame_view
+from games.play.presence_pass import ensure_presence
+from games.play.welcome import welcome_view
 from games.presence import services as presence
-from games.presence.tasks import ensure_presence
+from games.races import lifecycle, timers
+from games.races.deadlines import deadlines_of
+from games.runtime.db import db, db_hot
 from games.timefmt import iso
 
 log = logging.getLogger(__name__)
@@ -82,14 +91,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.mode, self.width, self.height = game.mode, game.width, game.height
         self.errors_in_row = 0
         conf = settings.MINERACE
-        self.bucket = TokenBucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
+        self.bucket = Bucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
         self.address = client_address_of(self.scope)
         if not await admit_socket(self, self.address):
             return
         self.counted_as: str | None = "none"
         SOCKETS.labels(role="none").inc()
         bind_log_context(self.game_id, None)
-        clock.ensure_reaper()
+        timers.ensure_reaper()
         delivery.ensure_relay()
         ensure_presence()
         ensure_bots()
@@ -146,7 +155,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if text_data is None:
             await self.refuse(ServiceError("bad_message", "frames must be text"), None)
             return
-        if not self.bucket.take():
+        if not self.bucket.take().allowed:
             await self.send_error("too_fast", "slow down: too many messages", _id_of(text_data))
             return
         if len(text_data) > CLOSE_FRAME_BYTES:
@@ -176,7 +185,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         elif kind in MOVE_TYPES:
             await self.on_move(kind, message, re)
         elif kind in RACE_ACTIONS:
-            events = await db(services.race_action)(
+            events = await db(lifecycle.race_action)(
                 action=kind, mode=self.mode, player_id=self.player_id
             )
             if kind == "ready" and not events:
@@ -194,16 +203,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         await check_hello_rate(self.address)
         token, events = None, []
         if role == "spectator":
-            await db(services.spectator_check)(
+            await db(lifecycle.spectator_check)(
                 game_id=self.game_id, user=self.scope.get("user"), session_key=self.session_key()
             )
             player_id = None
         elif message.get("token") is not None:
             token = message["token"]
-            player = await db(services.player_resume)(game_id=self.game_id, token=token)
+            player = await db(lifecycle.player_resume)(game_id=self.game_id, token=token)
             player_id = player.id
         elif message.get("name") is not None or self.logged_in():
-            joined = await db(services.player_join)(
+            joined = await db(lifecycle.player_join)(
                 game_id=self.game_id,
                 name=message.get("name"),
                 user=self.scope.get("user"),
@@ -220,7 +229,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             SOCKETS.labels(role=role).inc()
             self.counted_as = role
         await self.join_groups()
-        view = await db(selectors.welcome_view)(self.game_id, player_id, role == "spectator")
+        view = await db(welcome_view)(
+            game_id=self.game_id, player_id=player_id, spectator=role == "spectator"
+        )
         pending = view.pop("pending")
         self.welcome_seq = view.pop("seen")
         welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
@@ -259,7 +270,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         x, y = cell_of(message, self.width, self.height)
         await check_move_rate(self.player_id)
         with MOVE_SECONDS.time():
-            outcome = await db_hot(services.move_apply)(
+            outcome = await db_hot(move_apply)(
                 player_id=self.player_id, move=move_from_action(kind, x, y)
             )
         MOVES.labels(action=kind).inc()
@@ -269,13 +280,13 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     def watch_clock(self, state: dict[str, Any]) -> None:
         """Set timers for the deadlines in a game state or a countdown/started payload."""
-        for name, moment in race_clock.deadlines_of(self.mode, state).items():
+        for name, moment in deadlines_of(self.mode, state).items():
             self.set_timer(name, moment)
 
     def set_timer(self, name: str, moment: datetime) -> None:
         if name in self.timers:
             self.timers[name].cancel()
-        self.timers[name] = clock.tick_at(self.game_id, moment)
+        self.timers[name] = timers.tick_at(self.game_id, moment)
 
     # ---- sending ---------------------------------------------------------------------------
 

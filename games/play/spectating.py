@@ -8,11 +8,11 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from games.db import db
-from games.delivery import publish
-from games.events import to_everyone
+from games.events.delivery import publish
+from games.events.event import to_everyone
 from games.models import Game
 from games.presence import services as presence
+from games.runtime.db import db
 
 COUNT_INTERVAL_S = 1.0
 
@@ -24,7 +24,7 @@ def _recount(game_id: str) -> Game | None:
     the row too so that lists can sort by it."""
     game = Game.objects.filter(pk=game_id).first()
     if game is not None:
-        game.spectators = presence.spectator_count(game_id)
+        game.spectators = presence.spectator_count(game_id=game_id)
         Game.objects.filter(pk=game_id).update(spectators=game.spectators)
     return game
 

@@ -1,36 +1,31 @@
-"""Connections open and close, workers renew their leases, and a sweep acts on absences.
+"""Connections open and close, workers renew their leases, and a sweep finds absences.
 
 A race player is online while one of its connections holds an unexpired lease, on any worker.
 Opening or closing a connection settles that player's state at once; the sweep, which every
 worker runs every PRESENCE_INTERVAL_S, settles what no close announced (a killed worker's
-leases running out), sends changes held back by the one-a-second rule, and applies the rules
-of PROTOCOL.md 2.1: offline in the lobby for LOBBY_IDLE_S leaves it, offline in a running race
-for ABANDON_S is dnf. Every state change is a conditional UPDATE, so when several workers sweep
-at once exactly one of them announces it.
+leases running out) and sends changes held back by the one-a-second rule. `absent_players`
+says who has been away too long by PROTOCOL.md 2.1 (offline in the lobby for LOBBY_IDLE_S,
+offline in a running race for ABANDON_S); the race lifecycle acts on it. Every state change is
+a conditional UPDATE, so when several workers sweep at once exactly one of them announces it.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import secrets
-import socket
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
-from games import services
-from games.errors import ServiceError
-from games.events import Event, to_everyone
-from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
+from games.events.event import Event, to_everyone
+from games.models import GameMode, GameStatus, Player, PlayerStatus
 from games.presence.models import Connection, PlayerPresence, Role
-from games.presence.views import presence_payload
+from games.presence.selectors import absence_limit, presence_payload
+from games.runtime.worker import WORKER
 
 log = logging.getLogger(__name__)
 
-WORKER = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 ANNOUNCE_EVERY = timedelta(seconds=1)  # at most one `presence` a second per player
 FORGET_AFTER = timedelta(minutes=5)  # expired leases are deleted this long after expiring
 LIVE_STATUSES = (GameStatus.LOBBY, GameStatus.COUNTDOWN, GameStatus.RUNNING)
@@ -63,14 +58,14 @@ def leases_renew() -> int:
     return Connection.objects.filter(worker=WORKER).update(expires_at=_lease(timezone.now()))
 
 
-def online_players(player_ids: list[str], now: datetime | None = None) -> set[str]:
+def online_players(*, player_ids: list[str], now: datetime | None = None) -> set[str]:
     """Which of these players hold at least one live lease."""
     now = now or timezone.now()
     live = Connection.objects.filter(player_id__in=player_ids, expires_at__gt=now)
     return set(live.values_list("player_id", flat=True))
 
 
-def spectator_count(game_id: str, now: datetime | None = None) -> int:
+def spectator_count(*, game_id: str, now: datetime | None = None) -> int:
     """Spectators with a live lease: right after a worker dies too, once its leases run out."""
     now = now or timezone.now()
     return Connection.objects.filter(
@@ -87,7 +82,7 @@ def _settle(player_id: str, now: datetime) -> list[Event]:
         or player.game.status not in LIVE_STATUSES
     ):
         return []
-    online = bool(online_players([player_id], now))
+    online = bool(online_players(player_ids=[player_id], now=now))
     row, created = PlayerPresence.objects.get_or_create(
         player_id=player_id, defaults={"game_id": player.game_id, "online": online, "since": now}
     )
@@ -119,19 +114,16 @@ def _last_seen(player_id: str, now: datetime) -> datetime:
 
 
 def presence_sweep() -> list[Event]:
-    """Settle expired leases, announce held-back changes, apply the absence rules."""
+    """Settle expired leases and announce held-back changes."""
     now = timezone.now()
     events: list[Event] = []
     believed_online = PlayerPresence.objects.filter(online=True).values_list("player_id", flat=True)
     believed_online = list(believed_online)
-    really = online_players(believed_online, now)
+    really = online_players(player_ids=believed_online, now=now)
     for player_id in believed_online:
         if player_id not in really:
             events += _settle(player_id, now)
     events += _announce_held_back(now)
-    events += _lobby_idle(now)
-    events += _not_ready_in_time(now)
-    events += _abandoned(now)
     Connection.objects.filter(expires_at__lt=now - FORGET_AFTER).delete()
     return events
 
@@ -146,54 +138,30 @@ def _announce_held_back(now: datetime) -> list[Event]:
     return events
 
 
-def _offline_for(seconds: int, now: datetime, statuses, game_status):
-    return PlayerPresence.objects.filter(
+@dataclass(frozen=True)
+class Absences:
+    """Racers away too long (PROTOCOL.md 2.1): who leaves its lobby, who is dnf."""
+
+    leave: list[str] = field(default_factory=list)
+    resign: list[str] = field(default_factory=list)
+
+
+def absent_players(*, now: datetime | None = None) -> Absences:
+    """Racers offline for longer than their absence limit, by what it costs them."""
+    now = now or timezone.now()
+    lobby = (PlayerStatus.JOINED, PlayerStatus.READY)
+    return Absences(
+        leave=_offline_past_limit(now, GameStatus.LOBBY, lobby),
+        resign=_offline_past_limit(now, GameStatus.RUNNING, (PlayerStatus.PLAYING,)),
+    )
+
+
+def _offline_past_limit(now: datetime, game_status: str, statuses: tuple[str, ...]) -> list[str]:
+    limit = absence_limit(game_status, statuses[0])  # the same for every status given
+    offline = PlayerPresence.objects.filter(
         online=False,
-        since__lte=now - timedelta(seconds=seconds),
+        since__lte=now - limit,
         player__status__in=statuses,
         player__game__status=game_status,
-    ).values_list("player_id", flat=True)
-
-
-def _lobby_idle(now: datetime) -> list[Event]:
-    """A race player offline in the lobby for LOBBY_IDLE_S leaves it, as with `leave`."""
-    events = []
-    idle = settings.MINERACE["LOBBY_IDLE_S"]
-    statuses = (PlayerStatus.JOINED, PlayerStatus.READY)
-    for player_id in list(_offline_for(idle, now, statuses, GameStatus.LOBBY)):
-        events += _quietly(services.player_leave, player_id)
-    return events
-
-
-def _not_ready_in_time(now: datetime) -> list[Event]:
-    """Once two racers are ready, the others have READY_TIMEOUT_S from then to be ready too
-    (one deadline for all, the lobby's ready_deadline), or they leave; the countdown may then
-    begin."""
-    events = []
-    limit = now - timedelta(seconds=settings.MINERACE["READY_TIMEOUT_S"])
-    late = Player.objects.filter(
-        game__status=GameStatus.LOBBY,
-        game__ready_since__lte=limit,
-        status=PlayerStatus.JOINED,
-    ).values_list("id", flat=True)
-    for player_id in list(late):
-        events += _quietly(services.player_leave, player_id)
-    return events
-
-
-def _abandoned(now: datetime) -> list[Event]:
-    """A racer offline for ABANDON_S in a running race is dnf, as with `resign`."""
-    events = []
-    after = settings.MINERACE["ABANDON_S"]
-    for player_id in list(_offline_for(after, now, (PlayerStatus.PLAYING,), GameStatus.RUNNING)):
-        events += _quietly(services.player_resign, player_id)
-    return events
-
-
-def _quietly(service, player_id: str) -> list[Event]:
-    """Apply a rule; another worker's sweep (or the player) may have been first."""
-    try:
-        with transaction.atomic():
-            return service(player_id=player_id)
-    except (ServiceError, Player.DoesNotExist, Game.DoesNotExist):
-        return []
+    )
+    return list(offline.values_list("player_id", flat=True))

@@ -14,7 +14,7 @@ from games.timefmt import iso
 LIMIT = 100
 
 
-def ratings_table(preset: str, variant: str = Variant.CLASSIC) -> dict[str, Any]:
+def ratings_table(*, preset: str, variant: str = Variant.CLASSIC) -> dict[str, Any]:
     """`GET /api/ratings/<preset>/`: accounts with a rated race, highest first, at most 100."""
     if preset not in PRESETS:
         raise ServiceError("not_found", "no such preset")
@@ -41,7 +41,7 @@ def ratings_table(preset: str, variant: str = Variant.CLASSIC) -> dict[str, Any]
     }
 
 
-def ratings_of(user_id: int) -> dict[str, Any]:
+def ratings_of(*, user_id: int) -> dict[str, Any]:
     """An account's current ratings and the history of each, oldest first (for its page)."""
     current = {
         f"{r.preset}/{r.variant}": {

@@ -58,7 +58,7 @@ def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> No
         )  # fmt: skip
 
 
-def changes_of(game: Game) -> dict[str, dict[str, Any]]:
+def changes_of(*, game: Game) -> dict[str, dict[str, Any]]:
     """Per player id of a rated race: rating_before and rating_after (null for guests)."""
     return {
         c.player_id: {"rating_before": c.before, "rating_after": c.after}

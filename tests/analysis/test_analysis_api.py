@@ -2,19 +2,21 @@
 
 import pytest
 
-from games import services
+from games.boards.stored import board_of
+from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.engine.solver import Knowledge, solve
-from games.moves.step import board_of
-from games.validation import game_spec
+from games.moves.service import move_apply
+from games.races import lifecycle
+from games.races.clock import game_tick
 
 pytestmark = pytest.mark.django_db
 
 
 def test_analysis_is_published_when_the_game_is_over(client):
-    game = services.game_create(spec=game_spec({"preset": "beginner", "seed": "minerace"}))
-    player = services.player_join(game_id=game.id, name="ada").player
-    first = services.move_apply(player_id=player.id, move=Reveal(4, 4))
+    game = lifecycle.game_create(spec=game_spec({"preset": "beginner", "seed": "minerace"}))
+    player = lifecycle.player_join(game_id=game.id, name="ada").player
+    first = move_apply(player_id=player.id, move=Reveal(4, 4))
     response = client.get(f"/api/games/{game.id}/analysis/")
     assert response.status_code == 409 and response.json()["error"]["code"] == "not_finished"
 
@@ -24,7 +26,7 @@ def test_analysis_is_published_when_the_game_is_over(client):
     solution = solve(Knowledge(9, 9, 10, revealed))
     mine = min(board.mines)  # step on a mine with safe cells to be had: a mistake
     assert solution.safe
-    services.move_apply(player_id=player.id, move=Reveal(*board.xy(mine)))
+    move_apply(player_id=player.id, move=Reveal(*board.xy(mine)))
 
     data = client.get(f"/api/games/{game.id}/analysis/").json()
     assert data["game"] == game.id and data["no_guess"] is False
@@ -53,19 +55,19 @@ def test_a_racer_who_skips_the_public_start_cell_and_hits_a_mine_made_a_mistake(
 
     from games.models import Game
 
-    game = services.game_create(
+    game = lifecycle.game_create(
         spec=game_spec({"mode": "race", "preset": "beginner", "seed": "minerace", "no_guess": True})
     )
-    ada, bob = (services.player_join(game_id=game.id, name=n).player for n in ("ada", "bob"))
+    ada, bob = (lifecycle.player_join(game_id=game.id, name=n).player for n in ("ada", "bob"))
     for racer in (ada, bob):
-        services.player_ready(player_id=racer.id)
+        lifecycle.player_ready(player_id=racer.id)
     Game.objects.filter(pk=game.id).update(starts_at=timezone.now() - timedelta(seconds=1))
-    services.game_tick(game_id=game.id)
+    game_tick(game_id=game.id)
     game.refresh_from_db()
     board = board_of(game)
     mine = min(board.mines)
-    services.move_apply(player_id=ada.id, move=Reveal(*board.xy(mine)))
-    services.player_resign(player_id=bob.id)
+    move_apply(player_id=ada.id, move=Reveal(*board.xy(mine)))
+    lifecycle.player_resign(player_id=bob.id)
 
     data = client.get(f"/api/games/{game.id}/analysis/").json()
     assert data["no_guess"] is True

@@ -2,8 +2,8 @@
 
 from fractions import Fraction
 
-from games.analysis.review import FORCED_GUESS, MISTAKE, LoggedMove, review_player
-from games.engine import Board
+from games.analysis.review import FORCED_GUESS, MISTAKE, review_player
+from games.engine import Board, LoggedMove, move_from_action
 
 # The 1s down column 1 allow the mines at (0, 0) and (0, 3) or at (0, 1) and (0, 4); (0, 2) is
 # safe either way. Opened from (4, 2), the player must reveal (0, 2), then guess.
@@ -20,7 +20,8 @@ WALL = Board.from_picture(
 
 def log(*clicks: tuple[str, int, int]) -> list[LoggedMove]:
     return [
-        LoggedMove(seq, action, x, y, 100 * seq) for seq, (action, x, y) in enumerate(clicks, 1)
+        LoggedMove(seq, move_from_action(action, x, y), 100 * seq)
+        for seq, (action, x, y) in enumerate(clicks, 1)
     ]
 
 

@@ -4,8 +4,8 @@ exactly its guesses, and call its loss (if any) a forced guess, never a mistake.
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.analysis.review import FORCED_GUESS, LoggedMove, review_player
-from games.engine import Reveal, generate_board, start_cell
+from games.analysis.review import FORCED_GUESS, review_player
+from games.engine import LoggedMove, Reveal, generate_board, move_from_action, start_cell
 from games.engine.solver import Knowledge, solve
 from games.engine.sweep import CellState, Sweep, SweepStatus
 
@@ -17,7 +17,9 @@ def play(width: int, height: int, mines: int, seed: str):
     sweep = Sweep(width, height, mines, board)
     moves, guesses, target = [], 0, first
     while True:
-        moves.append(LoggedMove(len(moves) + 1, "reveal", *target, 10 * len(moves)))
+        moves.append(
+            LoggedMove(len(moves) + 1, move_from_action("reveal", *target), 10 * len(moves))
+        )
         sweep.apply(Reveal(*target))
         if sweep.status is not SweepStatus.PLAYING:
             return board, first, moves, guesses, sweep.status

@@ -14,7 +14,7 @@ from games.bots.models import BotSeat
 from games.engine import Board, Reveal
 from games.engine.solver import Knowledge, solve
 from games.models import Game, Player, Score
-from games.presence.services import WORKER
+from games.runtime.worker import WORKER
 from tests.ws.helpers import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -69,7 +69,9 @@ def test_a_plan_carries_only_what_the_bots_own_sweep_shows(client, fast_bots):
 
     from django.utils import timezone
 
-    from games import services
+    from games.moves.service import move_apply
+    from games.races import lifecycle
+    from games.races.clock import game_tick
 
     body = {"mode": "race", "preset": "beginner", "bot": "quick", "seed": "minerace"}
     response = client.post("/api/games/", body, content_type="application/json")
@@ -78,29 +80,31 @@ def test_a_plan_carries_only_what_the_bots_own_sweep_shows(client, fast_bots):
     assert state["rated"] is False and state["max_players"] == 2
     (bot,) = Player.objects.filter(game_id=state["id"], is_bot=True)
     assert bot.status == "ready" and bot.name == "Bot 2.8 3BV/s"
-    human = services.player_join(game_id=state["id"], name="ada").player
-    services.player_ready(player_id=human.id)
+    human = lifecycle.player_join(game_id=state["id"], name="ada").player
+    lifecycle.player_ready(player_id=human.id)
     Game.objects.filter(pk=state["id"]).update(starts_at=timezone.now() - timedelta(seconds=1))
-    services.game_tick(game_id=state["id"])
+    game_tick(game_id=state["id"])
     assert bots.seats_claim() == [bot.id]
     assert bots.seats_claim() == []  # leased: nobody takes it twice
 
-    plan = bots.step_plan(bot.id, 0)
+    plan = bots.step_plan(player_id=bot.id, number=0)
     width, height, mines, revealed, _, start = plan.args
     assert (plan.kind, width, height, mines, revealed) == ("move", 9, 9, 10, {})
     game = Game.objects.get(pk=state["id"])
     assert start == game.safe_y * 9 + game.safe_x
-    bot_first = services.move_apply(player_id=bot.id, move=Reveal(game.safe_x, game.safe_y))
-    services.move_apply(player_id=human.id, move=Reveal(8, 8))  # the human's cells are not its
-    _, _, _, revealed, _, _ = bots.step_plan(bot.id, 1).args
+    bot_first = move_apply(player_id=bot.id, move=Reveal(game.safe_x, game.safe_y))
+    move_apply(player_id=human.id, move=Reveal(8, 8))  # the human's cells are not its
+    _, _, _, revealed, _, _ = bots.step_plan(player_id=bot.id, number=1).args
     assert revealed == {y * 9 + x: v for x, y, v in bot_first.cells["cells"]}
 
 
 async def test_a_race_against_a_bot_runs_to_its_end(fast_bots):
-    from games.validation import game_spec
+    from games.bots.levels import LEVELS
+    from games.edge.validation import game_spec
+    from games.races.lifecycle import bot_race_create
 
-    spec = game_spec({"mode": "race", "preset": "beginner", "bot": "quick"})
-    game = await database_sync_to_async(bots.bot_race_create)(spec=spec, level="quick")
+    spec = game_spec({"mode": "race", "preset": "beginner", "bot": "quick"}, bot_levels=LEVELS)
+    game = await database_sync_to_async(bot_race_create)(spec=spec, level="quick")
     game_id = game.id
     human = await Client(game_id).connect()
     welcome = await human.request({"type": "hello", "role": "player", "name": "ada"})

@@ -104,7 +104,7 @@ def _write() -> None:
 
     from games.models import Game, GameStatus, Player
     from games.names import name_skeleton
-    from games.scores import score_record
+    from games.scores.records import score_record
 
     payload = json.load(sys.stdin)
     name = payload["name"]

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from games import selectors, services
+from games.boards.stored import board_of
 from games.daily.models import DailyChallenge, DailyRun
 from games.daily.services import day_end, today
 from games.engine import Reveal
@@ -16,7 +16,8 @@ from games.engine.commitment import commitment
 from games.engine.noguess import is_no_guess
 from games.errors import ServiceError
 from games.models import Game, Player
-from games.moves.step import board_of
+from games.moves.service import move_apply
+from games.races import lifecycle, selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -36,12 +37,12 @@ def start_run(client: HttpClient, preset: str = "beginner") -> dict:
 def play(game_id: str, user=None, name: str = "guest", win: bool = True) -> None:
     """Play a run through the services: from the start cell, every safe cell (or a mine)."""
     game = Game.objects.get(pk=game_id)
-    player = services.player_join(game_id=game_id, name=name, user=user).player
+    player = lifecycle.player_join(game_id=game_id, name=name, user=user).player
     board = board_of(game)
-    services.move_apply(player_id=player.id, move=Reveal(*game.safe_cell))
+    move_apply(player_id=player.id, move=Reveal(*game.safe_cell))
     for index in range(board.size):
         if board.is_mine(index) != win:
-            outcome = services.move_apply(player_id=player.id, move=Reveal(*board.xy(index)))
+            outcome = move_apply(player_id=player.id, move=Reveal(*board.xy(index)))
             if outcome.cells["status"] != "playing":
                 return
     raise AssertionError("the game did not end")
@@ -85,23 +86,23 @@ def test_a_finished_run_keeps_the_board_secret_until_the_day_is_over(client):
     state = start_run(ann)["game"]
     user = get_user_model().objects.get(username="ann")
     play(state["id"], user=user)
-    finished = selectors.game_state(state["id"])
+    finished = selectors.game_state(game_id=state["id"])
     assert finished["status"] == "finished" and finished["results"][0]["status"] == "won"
     assert "seed" not in finished and "mine_cells" not in finished
     assert client.get(f"/api/games/{state['id']}/moves/").status_code == 409
     assert client.get(f"/api/games/{state['id']}/analysis/").status_code == 409
     with pytest.raises(ServiceError) as refused:
-        services.spectator_check(game_id=state["id"])
+        lifecycle.spectator_check(game_id=state["id"])
     assert refused.value.code == "bad_message"
     day = today().isoformat()
     board = client.get(f"/api/daily/{day}/beginner/").json()
     assert "seed" not in board and [e["name"] for e in board["entries"]] == ["ann"]
 
     end_the_day(DailyChallenge.objects.get(preset="beginner"))
-    opened = selectors.game_state(state["id"])
+    opened = selectors.game_state(game_id=state["id"])
     assert opened["seed"] and opened["mine_cells"]
     assert client.get(f"/api/games/{state['id']}/moves/").status_code == 200
-    services.spectator_check(game_id=state["id"])  # may watch the replay now
+    lifecycle.spectator_check(game_id=state["id"])  # may watch the replay now
     yesterday = (today() - timedelta(days=1)).isoformat()
     past = client.get(f"/api/daily/{yesterday}/beginner/").json()
     assert (

@@ -9,11 +9,12 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games import services
+from games.boards.stored import board_of
+from games.edge.validation import game_spec
 from games.engine import Board, Chord, Flag, Move, Reveal
 from games.models import Game
-from games.moves.step import board_of
-from games.validation import game_spec
+from games.moves.service import move_apply
+from games.races import lifecycle
 
 # Gaps between the clock's readings: within one event's byte, just over it, and over the
 # longest pause (65,535 ms), so the files carry every kind of time step.
@@ -42,15 +43,15 @@ class Racer:
         self.status = "playing"
 
     def play(self, move: Move) -> None:
-        outcome = services.move_apply(player_id=self.player_id, move=move)
+        outcome = move_apply(player_id=self.player_id, move=move)
         for x, y, v in outcome.cells["cells"]:
             self.known[(x, y)] = v
         self.status = outcome.cells["status"]
 
 
 def solo_game(name: str = "ada", preset: str = "beginner") -> tuple[Game, Racer]:
-    game = services.game_create(spec=game_spec({"preset": preset}))
-    player = services.player_join(game_id=game.id, name=name).player
+    game = lifecycle.game_create(spec=game_spec({"preset": preset}))
+    player = lifecycle.player_join(game_id=game.id, name=name).player
     return game, Racer(player.id)
 
 

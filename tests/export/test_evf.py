@@ -7,17 +7,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Board, CellState, Sweep, SweepStatus, bbbv, move_from_action
+from games.engine import Board, CellState, LoggedMove, Sweep, SweepStatus, bbbv, move_from_action
 from games.export.evf import Code, EvfError, MouseEvent, Video, encode
-from games.export.replay import LoggedMove, PlayedGame, evf_bytes, mouse_events
+from games.export.replay import PlayedGame, evf_bytes, mouse_events
 from tests.export.readback import Click, knowledge_of, read_evf
+
+
+def click(action: str, x: int, y: int, t_ms: int) -> LoggedMove:
+    """One logged click (its seq does not matter to a replay file)."""
+    return LoggedMove(0, move_from_action(action, x, y), t_ms)
 
 
 def played(board: Board, moves: list[LoggedMove], **facts) -> tuple[PlayedGame, Sweep]:
     """The game these moves make on this board, and the player's sweep after them."""
     sweep = Sweep(board.width, board.height, board.mine_count, board)
     for move in moves:
-        sweep.apply(move_from_action(move.action, move.x, move.y))
+        sweep.apply(move.move)
     won = sweep.status is SweepStatus.WON
     game = PlayedGame(
         width=board.width,
@@ -46,7 +51,7 @@ CORNERS = Board.from_picture(
 
 def test_a_tiny_file_byte_by_byte():
     # One reveal at 0 ms on the centre of a 5x5 board with mines in two corners: it wins.
-    game, _ = played(CORNERS, [LoggedMove("reveal", 2, 2, 0)], player="ada")
+    game, _ = played(CORNERS, [click("reveal", 2, 2, 0)], player="ada")
     expected = (
         b"\x04"  # version 4
         b"\x90"  # completed (0x80), no flags (0x10); not official, fair or translated
@@ -145,7 +150,7 @@ def test_what_evf_cannot_hold_is_refused(change, message):
 def test_a_100_by_100_board_and_a_name_in_any_script_read_back():
     mines = {(x, (x * 7) % 100) for x in range(100)}
     board = Board(100, 100, (y * 100 + x for x, y in mines))
-    game, _ = played(board, [LoggedMove("flag", 99, 99, 5)], player="Ålice 🦊 Ωμέγα")
+    game, _ = played(board, [click("flag", 99, 99, 5)], player="Ålice 🦊 Ωμέγα")
     back = read_evf(evf_bytes(game))
     assert (back.width, back.height, back.mine_count) == (100, 100, 100)
     assert back.mines == frozenset(mines)
@@ -164,12 +169,12 @@ def test_a_chord_on_a_zero_is_a_cursor_move_since_the_reader_would_open_cells():
         """
     )
     moves = [
-        LoggedMove("flag", 4, 0, 10),  # a safe cell flagged by mistake
-        LoggedMove("reveal", 0, 0, 20),  # the opening floods around the flag
-        LoggedMove("flag", 4, 0, 30),  # the flag comes off: (4, 0) is hidden beside zeros
-        LoggedMove("chord", 3, 0, 40),  # nothing happens in Minerace
-        LoggedMove("reveal", 4, 0, 50),
-        LoggedMove("reveal", 0, 4, 60),  # the 1 in the corner borders no zero: a win
+        click("flag", 4, 0, 10),  # a safe cell flagged by mistake
+        click("reveal", 0, 0, 20),  # the opening floods around the flag
+        click("flag", 4, 0, 30),  # the flag comes off: (4, 0) is hidden beside zeros
+        click("chord", 3, 0, 40),  # nothing happens in Minerace
+        click("reveal", 4, 0, 50),
+        click("reveal", 0, 4, 60),  # the 1 in the corner borders no zero: a win
     ]
     game, sweep = played(board, moves)
     assert sweep.status is SweepStatus.WON
@@ -180,10 +185,10 @@ def test_a_chord_on_a_zero_is_a_cursor_move_since_the_reader_would_open_cells():
 
 def test_a_reveal_of_a_flag_before_the_first_reveal_is_a_cursor_move():
     moves = [
-        LoggedMove("flag", 0, 0, 0),
-        LoggedMove("reveal", 0, 0, 0),  # on the flag: nothing happens
-        LoggedMove("flag", 4, 4, 0),  # ms_toollib would take this press for half a chord
-        LoggedMove("reveal", 2, 2, 0),
+        click("flag", 0, 0, 0),
+        click("reveal", 0, 0, 0),  # on the flag: nothing happens
+        click("flag", 4, 4, 0),  # ms_toollib would take this press for half a chord
+        click("reveal", 2, 2, 0),
     ]
     game, sweep = played(CORNERS, moves)
     back = read_evf(evf_bytes(game))
@@ -192,7 +197,7 @@ def test_a_reveal_of_a_flag_before_the_first_reveal_is_a_cursor_move():
 
 
 def test_times_never_run_backwards():
-    moves = [LoggedMove("flag", 0, 0, 12), LoggedMove("flag", 1, 1, 11)]
+    moves = [click("flag", 0, 0, 12), click("flag", 1, 1, 11)]
     events = mouse_events(5, 5, {(0, 0)}, moves)
     assert [e.t_ms for e in events] == [0, 12, 12, 12, 12]
 
@@ -218,7 +223,7 @@ def games(draw) -> tuple[Board, list[LoggedMove]]:
         t_ms += draw(st.one_of(st.integers(0, 300), st.integers(0, 150_000)))
         x, y = board.xy(index)
         sweep.apply(move_from_action(action, x, y))
-        moves.append(LoggedMove(action, x, y, t_ms))
+        moves.append(click(action, x, y, t_ms))
     return board, moves
 
 
@@ -241,7 +246,7 @@ def test_any_game_reads_back_as_it_was_played(game_and_moves):
     assert back.time_ms == (moves[-1].t_ms if moves else 0)
     assert len(back.clicks) == len(moves)
     for click, move in zip(back.clicks, moves, strict=True):
-        assert (click.x, click.y, click.t_ms) == (move.x, move.y, move.t_ms)
-        assert click.action in (move.action, "move")
+        assert (click.x, click.y, click.t_ms) == (move.move.x, move.move.y, move.t_ms)
+        assert click.action in (move.move.action, "move")
         if click.action == "move":  # only the two clicks the reader would make more of
-            assert move.action in ("reveal", "chord")
+            assert move.move.action in ("reveal", "chord")

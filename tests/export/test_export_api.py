@@ -8,11 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games.boards.stored import board_of, sweep_of
+from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game
-from games.moves.step import board_of, sweep_of
-from games.validation import game_spec
+from games.races import lifecycle
+from games.races.clock import game_tick
 from tests.export.play import Racer, SteppingClock, first_reveal, solo_game, solve, step_on_a_mine
 from tests.export.readback import Click, knowledge_of, read_evf
 
@@ -94,12 +95,12 @@ def test_a_solo_loss_reads_back_as_a_loss_at_the_fatal_click(client, clock):
 
 
 def test_both_racers_of_a_race_read_back(client, clock):
-    game = services.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
-    ids = [services.player_join(game_id=game.id, name=n).player.id for n in ("ada", "bob")]
+    game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
+    ids = [lifecycle.player_join(game_id=game.id, name=n).player.id for n in ("ada", "bob")]
     for player_id in ids:
-        services.player_ready(player_id=player_id)
+        lifecycle.player_ready(player_id=player_id)
     Game.objects.filter(pk=game.id).update(starts_at=timezone.now() - timedelta(seconds=1))
-    services.game_tick(game_id=game.id)
+    game_tick(game_id=game.id)
     game.refresh_from_db()
     clock(RACE_GAPS_MS)
     board = board_of(game)
@@ -163,14 +164,14 @@ def test_an_unknown_format_is_refused(client):
 
 
 def test_a_race_needs_one_of_its_own_players(client):
-    game = services.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
-    ids = [services.player_join(game_id=game.id, name=n).player.id for n in ("ada", "bob")]
+    game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
+    ids = [lifecycle.player_join(game_id=game.id, name=n).player.id for n in ("ada", "bob")]
     for player_id in ids:
-        services.player_ready(player_id=player_id)
+        lifecycle.player_ready(player_id=player_id)
     Game.objects.filter(pk=game.id).update(starts_at=timezone.now() - timedelta(seconds=1))
-    services.game_tick(game_id=game.id)
+    game_tick(game_id=game.id)
     for player_id in ids:
-        services.player_resign(player_id=player_id)
+        lifecycle.player_resign(player_id=player_id)
     other, stranger = solo_game("cy")
     url = f"/api/games/{game.id}/export/"
     assert error(client.get(url)) == (400, "invalid", "player")

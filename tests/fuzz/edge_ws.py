@@ -18,8 +18,8 @@ from typing import Any
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.play.frames import CLOSE_FRAME_BYTES, MAX_FRAME_BYTES
-from games.validation import is_integer
+from games.edge.frames import CLOSE_FRAME_BYTES, MAX_FRAME_BYTES
+from games.edge.validation import is_integer
 from tests.fuzz.budget import COUNTS
 from tests.ws.helpers import ORIGIN
 

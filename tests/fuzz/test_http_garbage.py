@@ -15,9 +15,9 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 from hypothesis import assume, given, note
 
-from games import services
+from games.edge.validation import game_spec
 from games.models import Game, GameStatus
-from games.validation import game_spec
+from games.races import lifecycle
 from tests.fuzz import known_bugs
 from tests.fuzz.budget import fuzz_settings
 from tests.fuzz.edge_http import assert_documented, request
@@ -29,8 +29,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _known_games() -> dict[str, str]:
     """A solo game and a race in the lobby, and a finished ranked game won by alice."""
-    solo = services.game_create(spec=game_spec({"preset": "beginner"}))
-    race = services.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
+    solo = lifecycle.game_create(spec=game_spec({"preset": "beginner"}))
+    race = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
     finished = play_solo("beginner", "alice", win=True)
     assert finished.status == GameStatus.FINISHED
     return {

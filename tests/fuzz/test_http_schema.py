@@ -17,8 +17,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from games.edge.validation import game_spec
 from games.models import Game, GameStatus
-from games.validation import game_spec
 from tests.fuzz import known_bugs
 from tests.fuzz.budget import COUNTS, fuzz_settings
 from tests.fuzz.edge_http import SPEC_PATH, Answer, assert_documented
@@ -43,9 +43,9 @@ CHECKS = [
 @pytest.fixture
 def games(transactional_db):
     """A lobby game and a finished one, so generated ids sometimes hit real games."""
-    from games import services
+    from games.races import lifecycle
 
-    lobby = services.game_create(spec=game_spec({"preset": "beginner"}))
+    lobby = lifecycle.game_create(spec=game_spec({"preset": "beginner"}))
     finished = play_solo("beginner", "alice", win=True)
     assert finished.status == GameStatus.FINISHED
     return [lobby.id, finished.id]

@@ -9,7 +9,7 @@ import pytest
 import schemathesis
 from django.urls import URLPattern
 
-from games import api
+from games.edge import http as api
 from games.urls import urlpatterns
 from tests.fuzz.edge_http import SPEC_PATH, assert_documented, request, spec
 

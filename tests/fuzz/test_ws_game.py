@@ -19,8 +19,8 @@ from channels.db import database_sync_to_async
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from games import selectors
 from games.models import Move, Player
+from games.races import selectors
 from tests.fuzz.budget import COUNTS, fuzz_settings
 from tests.fuzz.edge_ws import GAME_CODES, Frame, Socket, check_answer
 from tests.fuzz.frames import (
@@ -57,7 +57,7 @@ def snapshot_of(game_id: str) -> dict[str, Any]:
     Left out: the spectator count and each racer's `online`/`drop_at`, which follow
     connections on a throttle (at most once a second) and so may land after any frame.
     """
-    state = selectors.game_state(game_id)
+    state = selectors.game_state(game_id=game_id)
     state.pop("spectators", None)
     for player in state["players"]:
         player.pop("online", None)

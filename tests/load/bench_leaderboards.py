@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.load.bench_leaderboards --scores 1000000
 
 The rows are generated inside PostgreSQL (generate_series), personal bests are derived from
-them as score_record() keeps them, and each query is the one the API runs (games.leaderboards).
+them as score_record() keeps them, and each query is the one the API runs (scores.leaderboards).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def main() -> None:
 def run(args) -> None:
     from django.db import connection
 
-    from games import leaderboards
+    from games.scores import leaderboards
 
     started = time.perf_counter()
     with connection.cursor() as cursor:
@@ -88,7 +88,9 @@ def run(args) -> None:
                 timings = []
                 for _ in range(args.repeat):
                     t = time.perf_counter()
-                    rows = leaderboards.leaderboard(preset, period, ranking)["entries"]
+                    rows = leaderboards.leaderboard(preset=preset, period=period, ranking=ranking)[
+                        "entries"
+                    ]
                     timings.append((time.perf_counter() - t) * 1000)
                 p95 = sorted(timings)[int(0.95 * (len(timings) - 1))]
                 print(f"| {preset} | {period} | {ranking} | {len(rows)} | "

@@ -58,10 +58,11 @@ def boards_alive() -> int:
 
 def play_one(index: int, args: argparse.Namespace, rng: random.Random) -> None:
     """Create, join and play one game: the first reveal fixes the board, then safe reveals."""
-    from games import services
+    from games.edge.validation import GameSpec
     from games.engine import Reveal, generate_board
     from games.engine.board import MINE
-    from games.validation import GameSpec
+    from games.moves.service import move_apply
+    from games.races import lifecycle
 
     width, height = args.width, args.height
     if args.vary_size:
@@ -75,14 +76,14 @@ def play_one(index: int, args: argparse.Namespace, rng: random.Random) -> None:
         max_players=1,
         seed=f"bench-memory-{index}",
     )
-    game = services.game_create(spec=spec)
-    player_id = services.player_join(game_id=game.id, name="bench").player.id
+    game = lifecycle.game_create(spec=spec)
+    player_id = lifecycle.player_join(game_id=game.id, name="bench").player.id
     start = (rng.randrange(width), rng.randrange(height))
-    services.move_apply(player_id=player_id, move=Reveal(*start))
+    move_apply(player_id=player_id, move=Reveal(*start))
     numbers = generate_board(width, height, args.mines, game.seed, start).numbers
     safe = [i for i, number in enumerate(numbers) if number != MINE]
     for cell in rng.sample(safe, args.moves - 1):
-        services.move_apply(player_id=player_id, move=Reveal(cell % width, cell // width))
+        move_apply(player_id=player_id, move=Reveal(cell % width, cell // width))
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

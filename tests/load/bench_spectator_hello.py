@@ -5,7 +5,7 @@ welcome (boards as of `delay` ago and the moves since), which once replayed the 
 
 It creates a fresh database, a running expert race of 5 racers, plays `--moves` real moves
 through the move pipeline (flags toggled, so the race never ends), makes all but the last
-`--recent` of them older than the spectator delay, and times `selectors.welcome_view` for a
+`--recent` of them older than the spectator delay, and times `welcome_view` for a
 spectator. Prints the number of moves in the log and the median, p95 and max time per hello.
 """
 
@@ -35,25 +35,28 @@ def run(moves: int, recent: int, hellos: int) -> None:
     from django.db.models import OuterRef, Subquery
     from django.utils import timezone
 
-    from games import selectors, services
+    from games.edge.validation import game_spec
     from games.engine import Flag, Reveal
     from games.models import Move, SweepSnapshot
-    from games.validation import game_spec
+    from games.moves.service import move_apply
+    from games.play.welcome import welcome_view
+    from games.races import lifecycle
+    from games.races.clock import game_tick
 
-    game = services.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
-    racers = [services.player_join(game_id=game.id, name=f"racer{k}").player for k in range(5)]
+    game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
+    racers = [lifecycle.player_join(game_id=game.id, name=f"racer{k}").player for k in range(5)]
     for racer in racers:
-        services.player_ready(player_id=racer.id)
+        lifecycle.player_ready(player_id=racer.id)
     game.refresh_from_db()
     game.starts_at = timezone.now() - timedelta(seconds=1)
     game.save(update_fields=["starts_at"])
-    services.game_tick(game_id=game.id)
+    game_tick(game_id=game.id)
     game.refresh_from_db()
     for racer in racers:
-        services.move_apply(player_id=racer.id, move=Reveal(*game.safe_cell))
+        move_apply(player_id=racer.id, move=Reveal(*game.safe_cell))
     started = time.perf_counter()
     for k in range(moves - len(racers)):
-        services.move_apply(player_id=racers[k % 5].id, move=Flag(k % 30, 15 - (k // 30) % 2))
+        move_apply(player_id=racers[k % 5].id, move=Flag(k % 30, 15 - (k // 30) % 2))
     print(f"played {moves} moves in {time.perf_counter() - started:.1f} s")
     delay = timedelta(milliseconds=settings.MINERACE["SPECTATOR_DELAY_MS"] + 60_000)
     newest = list(
@@ -68,7 +71,7 @@ def run(moves: int, recent: int, hellos: int) -> None:
     timings = []
     for _ in range(hellos):
         began = time.perf_counter()
-        view = selectors.welcome_view(game.id, None, spectator=True)
+        view = welcome_view(game_id=game.id, player_id=None, spectator=True)
         timings.append((time.perf_counter() - began) * 1000)
     timings.sort()
     print(f"log: {Move.objects.filter(game=game).count()} moves, "

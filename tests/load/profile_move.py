@@ -1,4 +1,4 @@
-"""Where the time of one move goes, against PostgreSQL: the move pipeline (`services.move_apply`):
+"""Where the time of one move goes, against PostgreSQL: the move pipeline (`move_apply`):
 its SQL statements and a profile split into engine, ORM and the rest, then wall time and CPU
 per move without the profiler.
 
@@ -28,30 +28,32 @@ def run(moves: int) -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from games import services
+    from games.edge.validation import game_spec
     from games.engine import Flag, Reveal
-    from games.validation import game_spec
+    from games.moves.service import move_apply
+    from games.races import lifecycle
+    from games.races.clock import game_tick
 
-    game = services.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
-    players = [services.player_join(game_id=game.id, name=n).player for n in ("a", "b")]
+    game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
+    players = [lifecycle.player_join(game_id=game.id, name=n).player for n in ("a", "b")]
     for p in players:
-        services.player_ready(player_id=p.id)
+        lifecycle.player_ready(player_id=p.id)
     game.refresh_from_db()
     game.starts_at = timezone.now()  # skip the countdown
     game.save()
-    services.game_tick(game_id=game.id)
+    game_tick(game_id=game.id)
     mover = players[0].id
-    services.move_apply(player_id=mover, move=Reveal(game.safe_x, game.safe_y))
+    move_apply(player_id=mover, move=Reveal(game.safe_x, game.safe_y))
 
     with CaptureQueriesContext(connection) as queries:
-        services.move_apply(player_id=mover, move=Flag(0, 0))
+        move_apply(player_id=mover, move=Flag(0, 0))
     print(f"SQL statements in one move: {len(queries)}")
     for q in queries:
         print("  ", q["sql"][:110])
 
     started, cpu = time.perf_counter(), time.process_time()
     for k in range(moves):
-        services.move_apply(player_id=mover, move=Flag(k % 30, 14))
+        move_apply(player_id=mover, move=Flag(k % 30, 14))
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     print(f"\n{moves} moves in {elapsed:.2f} s: {elapsed / moves * 1000:.2f} ms per move "
           f"(wall, one thread, no profiler), "
@@ -61,7 +63,7 @@ def run(moves: int) -> None:
     started = time.perf_counter()
     profiler.enable()
     for k in range(moves):
-        services.move_apply(player_id=mover, move=Flag(k % 30, 15))
+        move_apply(player_id=mover, move=Flag(k % 30, 15))
     profiler.disable()
     elapsed = time.perf_counter() - started
     print(f"\n{moves} moves in {elapsed:.2f} s: {elapsed / moves * 1000:.2f} ms per move "
@@ -88,7 +90,7 @@ def run_timed(mover: str, moves: int) -> None:
     case in a worker) and without it (another worker or connection moved last)."""
     from games.engine import Flag
     from games.moves.state import player_states
-    from games.services import move_apply
+    from games.races.lifecycle import move_apply
 
     for kept in (True, False):
         started, cpu = time.perf_counter(), time.process_time()

@@ -9,11 +9,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import selectors
 from games.engine import move_from_action
 from games.models import Move, SweepSnapshot
 from games.moves import service
 from games.moves.store import SNAPSHOT_EVERY
+from games.play.welcome import welcome_view
 from tests.moves.test_move_store import BOARD, OPENING, SAFE, replayed, running_race
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def test_the_view_replays_from_the_last_snapshot_before_the_cutoff(settings):
         player=alice, seq__lte=last_snapshot
     ).delete()  # the view must not need them
 
-    view = selectors.welcome_view(game.id, None, spectator=True)
+    view = welcome_view(game_id=game.id, player_id=None, spectator=True)
 
     as_of_cutoff = replayed(*moves)
     expected = sorted(tuple(c) for c in as_of_cutoff.known_cells())

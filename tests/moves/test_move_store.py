@@ -14,13 +14,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import finishing
 from games.engine import Sweep, generate_board, move_from_action, start_cell
 from games.engine.codec import decode, encode
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus, Move, Player, Score
 from games.moves import service
 from games.moves.state import player_states, running_games
+from games.races import finishing
 
 pytestmark = pytest.mark.django_db
 

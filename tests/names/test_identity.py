@@ -9,12 +9,13 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import leaderboards, services
 from games.accounts.models import AccountName
+from games.edge.validation import game_spec
 from games.errors import ServiceError
 from games.models import PersonalBest, Player, Score
 from games.names import name_skeleton
-from games.validation import game_spec
+from games.races import lifecycle
+from games.scores import leaderboards
 from tests.scores.play import fake_finish, play_solo
 
 pytestmark = pytest.mark.django_db
@@ -24,19 +25,19 @@ FULLWIDTH_ALICE = "\uff41\uff4c\uff49\uff43\uff45"
 
 
 def new_race():
-    return services.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
+    return lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
 
 
 def refused_code(game_id: str, name: str) -> str:
     with pytest.raises(ServiceError) as refused:
-        services.player_join(game_id=game_id, name=name)
+        lifecycle.player_join(game_id=game_id, name=name)
     return refused.value.code
 
 
 @pytest.mark.parametrize("other", ["ALICE", CYRILLIC_ALICE, FULLWIDTH_ALICE])
 def test_a_look_alike_cannot_join_beside_the_name(other):
     game = new_race()
-    services.player_join(game_id=game.id, name="alice")
+    lifecycle.player_join(game_id=game.id, name="alice")
     assert refused_code(game.id, other) == "name_taken"
     assert Player.objects.filter(game=game).count() == 1
 
@@ -70,11 +71,11 @@ def test_a_guest_entry_never_hides_an_accounts():
     fake_finish("élise", 8_000, now - timedelta(days=3))  # a guest, before the account
     elise = User.objects.create_user("Élise", password="Mines-sweep-42")
     play_solo(name="ignored", user=elise)
-    board = leaderboards.leaderboard("beginner")["entries"]
+    board = leaderboards.leaderboard(preset="beginner")["entries"]
     assert sorted((e["name"], e["verified"]) for e in board) == [("Élise", True), ("élise", False)]
-    day = leaderboards.leaderboard("beginner", period="day")["entries"]
+    day = leaderboards.leaderboard(preset="beginner", period="day")["entries"]
     assert [(e["name"], e["verified"]) for e in day] == [("Élise", True)]
-    week = leaderboards.leaderboard("beginner", period="week")["entries"]
+    week = leaderboards.leaderboard(preset="beginner", period="week")["entries"]
     assert sorted((e["name"], e["verified"]) for e in week) == [("Élise", True), ("élise", False)]
 
 
@@ -83,14 +84,14 @@ def test_a_player_page_of_an_accounts_name_shows_the_account_only():
     elise = User.objects.create_user("Élise", password="Mines-sweep-42")
     game = play_solo(user=elise)
     for asked in ("élise", "ÉLISE", "Élise"):
-        page = leaderboards.player_page(asked)
+        page = leaderboards.player_page(name=asked)
         assert page["name"] == "Élise" and page["verified"] is True
         assert [r["game"] for r in page["recent"]] == [game.id]
 
 
 def test_a_guest_page_is_found_by_any_look_alike():
     fake_finish("alice", 9_000)
-    page = leaderboards.player_page(FULLWIDTH_ALICE)
+    page = leaderboards.player_page(name=FULLWIDTH_ALICE)
     assert page["name"] == "alice" and page["verified"] is False
 
 

@@ -121,7 +121,7 @@ def test_unexpected_api_failures_are_counted_as_internal(client, monkeypatch):
     def broken():
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("games.api.selectors.lobby_games", broken)
+    monkeypatch.setattr("games.races.views.selectors.lobby_games", broken)
     internal = errors_sent("internal")
     response = client.get("/api/games/?status=lobby")
     assert response.status_code == 500

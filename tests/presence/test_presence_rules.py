@@ -7,11 +7,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import selectors
 from games.models import Game, Player
+from games.play.presence_pass import presence_pass
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
-from games.presence.tasks import presence_pass
+from games.races import selectors
 from tests.ws.helpers import Client, spectator
 from tests.ws.race_helpers import race, start
 
@@ -92,7 +92,7 @@ async def test_offline_in_the_lobby_for_lobby_idle_s_leaves_it():
     await bob.close()
     await alice.expect("presence")
     await age(bob_id, 14)
-    state = await database_sync_to_async(selectors.game_state)(game_id)
+    state = await database_sync_to_async(selectors.game_state)(game_id=game_id)
     bob_state = next(p for p in state["players"] if p["id"] == bob_id)
     assert bob_state["online"] is False
     drop_at = datetime.fromisoformat(bob_state["drop_at"].replace("Z", "+00:00"))
@@ -112,7 +112,7 @@ async def test_not_ready_in_time_leaves_and_the_ready_ones_start():
     for client in (alice, bob):
         assert (await client.request({"type": "ready"}))["type"] == "ready"
     assert (await game_row(game_id)).ready_since is not None
-    state = await database_sync_to_async(selectors.game_state)(game_id)
+    state = await database_sync_to_async(selectors.game_state)(game_id=game_id)
     assert state["ready_deadline"] is not None
     bob_ready = await cleo.recv()
     while bob_ready["type"] != "ready" or bob_ready["player"] != welcomes[1]["you"]:
@@ -203,7 +203,7 @@ async def test_spectators_are_counted_by_live_leases():
     game_id, (alice, bob), _ = await race()
     watchers = [(await spectator(game_id))[0] for _ in range(2)]
     count = database_sync_to_async(presence.spectator_count)
-    assert await count(game_id) == 2
+    assert await count(game_id=game_id) == 2
 
     @database_sync_to_async
     def one_worker_dies() -> None:
@@ -213,7 +213,7 @@ async def test_spectators_are_counted_by_live_leases():
         )
 
     await one_worker_dies()
-    assert await count(game_id) == 1
+    assert await count(game_id=game_id) == 1
     for client in (alice, bob, *watchers):
         await client.close()
-    assert await count(game_id) == 0
+    assert await count(game_id=game_id) == 0

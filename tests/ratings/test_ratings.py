@@ -8,31 +8,33 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import services
+from games.boards.stored import board_of
+from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game
-from games.moves.step import board_of
+from games.moves.service import move_apply
+from games.races import lifecycle
+from games.races.clock import game_tick
+from games.races.serializers import game_public
 from games.ratings.models import Rating
 from games.ratings.scale import display
-from games.serializers import game_public
-from games.validation import game_spec
 
 pytestmark = pytest.mark.django_db
 
 
 def rated_race(names_and_users, no_guess=False) -> tuple[Game, list]:
-    game = services.game_create(
+    game = lifecycle.game_create(
         spec=game_spec({"mode": "race", "preset": "beginner", "no_guess": no_guess})
     )
     Game.objects.filter(pk=game.pk).update(rated=True)
     players = [
-        services.player_join(game_id=game.id, name=name, user=user).player
+        lifecycle.player_join(game_id=game.id, name=name, user=user).player
         for name, user in names_and_users
     ]
     for p in players:
-        services.player_ready(player_id=p.id)
+        lifecycle.player_ready(player_id=p.id)
     Game.objects.filter(pk=game.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
-    services.game_tick(game_id=game.id)
+    game_tick(game_id=game.id)
     game.refresh_from_db()
     return game, players
 
@@ -41,7 +43,7 @@ def win(game: Game, player) -> None:
     board = board_of(game)
     for index in range(board.size):
         if not board.is_mine(index):
-            outcome = services.move_apply(player_id=player.id, move=Reveal(*board.xy(index)))
+            outcome = move_apply(player_id=player.id, move=Reveal(*board.xy(index)))
             if outcome.cells["status"] == "won":
                 return
 
@@ -54,8 +56,8 @@ def test_a_rated_race_moves_its_accounts_ratings_and_game_over_shows_it(client):
     ada, bob = accounts("ada", "bob")
     game, (p_ada, p_bob, p_guest) = rated_race([("ada", ada), ("bob", bob), ("gus", None)])
     win(game, p_ada)
-    services.player_resign(player_id=p_guest.id)
-    events = services.player_resign(player_id=p_bob.id)
+    lifecycle.player_resign(player_id=p_guest.id)
+    events = lifecycle.player_resign(player_id=p_bob.id)
     game_over = next(e for e in events if e.kind == "game_over")
     rows = {r["name"]: r for r in game_over.payload["results"]}
     assert [rows[n]["rank"] for n in ("ada", "bob", "gus")] == [1, 2, 3]  # ties by join order
@@ -102,20 +104,20 @@ def test_variants_are_rated_apart_and_unrated_races_change_nothing(client):
     (ada, bob) = accounts("ada", "bob")
     game, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)], no_guess=True)
     win(game, p_ada)
-    services.player_resign(player_id=p_bob.id)
+    lifecycle.player_resign(player_id=p_bob.id)
     assert Rating.objects.get(user=ada, variant="no_guess").games == 1
     assert not Rating.objects.filter(variant="classic").exists()
 
-    plain = services.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
-    players = [services.player_join(game_id=plain.id, name=n, user=u).player
+    plain = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
+    players = [lifecycle.player_join(game_id=plain.id, name=n, user=u).player
                for n, u in (("ada", ada), ("bob", bob))]  # fmt: skip
     for p in players:
-        services.player_ready(player_id=p.id)
+        lifecycle.player_ready(player_id=p.id)
     Game.objects.filter(pk=plain.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
-    services.game_tick(game_id=plain.id)
+    game_tick(game_id=plain.id)
     events = []
     for p in players:
-        events += services.player_resign(player_id=p.id)
+        events += lifecycle.player_resign(player_id=p.id)
     game_over = next(e for e in events if e.kind == "game_over")
     assert "rating_after" not in game_over.payload["results"][0]
     assert Rating.objects.get(user=ada, variant="no_guess").games == 1

@@ -6,22 +6,23 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from games import services
+from games.boards.stored import board_of
+from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game, GameStatus, Player, PlayerStatus
-from games.moves.step import board_of
+from games.moves.service import move_apply
 from games.names import name_skeleton
-from games.scores import score_record
-from games.validation import game_spec
+from games.races import lifecycle
+from games.scores.records import score_record
 
 
 def play_solo(preset: str = "beginner", name: str = "alice", win: bool = True, user=None,
               body: dict | None = None) -> Game:  # fmt: skip
-    """A whole solo game through services.move_apply: a win, or a loss on the first mine."""
-    game = services.game_create(spec=game_spec(body or {"preset": preset}))
-    player = services.player_join(game_id=game.id, name=name, user=user).player
+    """A whole solo game through move_apply: a win, or a loss on the first mine."""
+    game = lifecycle.game_create(spec=game_spec(body or {"preset": preset}))
+    player = lifecycle.player_join(game_id=game.id, name=name, user=user).player
     cx, cy = game.width // 2, game.height // 2
-    first = services.move_apply(player_id=player.id, move=Reveal(cx, cy))
+    first = move_apply(player_id=player.id, move=Reveal(cx, cy))
     opened = {(x, y) for x, y, _ in first.cells["cells"]}
     game.refresh_from_db()
     board = board_of(game)
@@ -29,7 +30,7 @@ def play_solo(preset: str = "beginner", name: str = "alice", win: bool = True, u
         cell = board.xy(index)
         if board.is_mine(index) == win or cell in opened:
             continue
-        outcome = services.move_apply(player_id=player.id, move=Reveal(*cell))
+        outcome = move_apply(player_id=player.id, move=Reveal(*cell))
         opened |= {(x, y) for x, y, _ in outcome.cells["cells"]}
         if outcome.cells["status"] != "playing":
             break

@@ -106,7 +106,7 @@ def test_player_api(client):
     fake_finish("mia", 9_000, now - timedelta(hours=2))
     fake_finish("Mia", None, now - timedelta(hours=1))
     data = client.get("/api/players/MIA/").json()
-    # One name by casefold; it is shown as spelled in its latest game (games.leaderboards:
+    # One name by casefold; it is shown as spelled in its latest game (games.scores.leaderboards:
     # player_page), not as asked for, nor as in its best.
     assert data["name"] == "Mia"
     assert data["bests"]["beginner"]["time"]["time_ms"] == 9_000

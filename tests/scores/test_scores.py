@@ -3,7 +3,7 @@
 import pytest
 
 from games.models import BestKind, PersonalBest, Score
-from games.scores import score_remove
+from games.scores.records import score_remove
 from tests.scores.play import fake_finish, play_solo
 
 pytestmark = pytest.mark.django_db
@@ -77,18 +77,18 @@ def test_removing_a_score_recomputes_the_best():
 
 def game_over_rows(monkeypatch, **play) -> list[dict]:
     """Play a solo game through the services and return its game_over results."""
-    from games import services
+    from games.moves.service import move_apply
     from tests.scores.play import play_solo
 
     events = []
-    real = services.move_apply
+    real = move_apply
 
     def recording(**kwargs):
         outcome = real(**kwargs)
         events.extend(outcome.events)
         return outcome
 
-    monkeypatch.setattr(services, "move_apply", recording)
+    monkeypatch.setattr("tests.scores.play.move_apply", recording)
     play_solo(**play)
     [over] = [e for e in events if e.kind == "game_over"]
     return over.payload["results"]

@@ -11,7 +11,7 @@ from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 from django.test import Client
 
-from frontend.auth_backend import CaseInsensitiveModelBackend
+from games.accounts.auth import CaseInsensitiveModelBackend
 
 pytestmark = pytest.mark.django_db
 

@@ -9,15 +9,15 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import services
-from games.validation import game_spec
+from games.edge.validation import game_spec
+from games.races import lifecycle
 
 ORIGIN = [(b"origin", b"http://localhost")]
 
 
 async def create_game(**body: Any) -> str:
     spec = game_spec(body)
-    game = await database_sync_to_async(services.game_create)(spec=spec)
+    game = await database_sync_to_async(lifecycle.game_create)(spec=spec)
     return game.id
 
 

@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import groups
+from games.events import groups
 from games.models import Game
 from tests.ws.helpers import create_game, spectator
 from tests.ws.race_helpers import race, start

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from tests.ws.helpers import Client, create_game, player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,7 +44,7 @@ async def test_an_internal_failure_answers_with_re_and_keeps_the_connection(monk
     def broken(**_kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "move_apply", broken)
+    monkeypatch.setattr("games.play.consumers.move_apply", broken)
     await client.send({"type": "flag", "x": 0, "y": 0, "id": 41})
     error = await client.recv()
     assert (error["type"], error["code"], error["re"]) == ("error", "internal", 41)

@@ -1,10 +1,11 @@
-"""games.play.views.frame_view: what each kind of connection may see of a move (PROTOCOL.md 4)."""
+"""frame_view (games/play/frame_views.py): what each kind of connection may see of a move
+(PROTOCOL.md 4)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.play.views import frame_view
+from games.play.frame_views import frame_view
 
 MOVE = {"player": "p1", "seq": 3, "action": "reveal", "x": 1, "y": 2, "cells": [[1, 2, 0]],
         "progress": {"revealed": 9, "safe_cells": 71, "flags": 0, "clicks": 3},

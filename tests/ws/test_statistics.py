@@ -17,8 +17,8 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors
 from games.models import Game, Player
+from games.races import selectors
 from tests.scores.play import play_solo
 from tests.ws.helpers import create_game, player
 
@@ -62,7 +62,7 @@ async def test_a_loss_counts_units_clicks_of_each_kind_and_an_estimated_time():
 @pytest.mark.parametrize(("preset", "constant"), [("intermediate", 153.73), ("beginner", None)])
 def test_a_win_has_rqp_ioe_and_stnb_where_it_is_defined(preset, constant):
     game = play_solo(preset=preset, win=True)
-    [row] = selectors.game_state(game.id)["results"]
+    [row] = selectors.game_state(game_id=game.id)["results"]
     assert row["status"] == "won" and row["bbbv_solved"] == row["bbbv"] == game.bbbv
     t, bbbv = row["time_ms"] / 1000, row["bbbv"]
     assert row["rqp"] == pytest.approx(t * t / bbbv)

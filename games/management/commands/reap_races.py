@@ -3,8 +3,8 @@
 from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand
 
-from games import services
-from games.delivery import publish
+from games.events.delivery import publish
+from games.races.clock import game_tick, overdue_games
 
 
 class Command(BaseCommand):
@@ -12,8 +12,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         count = 0
-        for game_id in services.overdue_games():
-            events = services.game_tick(game_id=game_id)
+        for game_id in overdue_games():
+            events = game_tick(game_id=game_id)
             if events:
                 async_to_sync(publish)(events)
                 count += 1

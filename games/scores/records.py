@@ -13,7 +13,7 @@ from django.db.models import Q
 from games.engine.statistics import bbbv_per_s, efficiency
 from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Score
 
-LEADERBOARD_SIZE = 100  # games.leaderboards.LIMIT
+LEADERBOARD_SIZE = 100  # games.scores.leaderboards.LIMIT
 
 
 def score_record(*, game: Game, player: Player) -> Score | None:
@@ -94,7 +94,7 @@ def score_remove(*, score_id: int) -> None:
             _offer_best(best, kind)
 
 
-def best_news(score: Score) -> dict[str, bool | int | None]:
+def best_news(*, score: Score) -> dict[str, bool | int | None]:
     """What a new score means to its player: a new personal best time, and its place on the
     all-time leaderboard of its preset and variant (if in the top 100)."""
     if score.status != PlayerStatus.WON or score.time_ms is None:

@@ -1,6 +1,7 @@
 """Driving bots on a worker's event loop: a pass each second claims the bot seats nobody
-drives, and one task per claimed seat plays it move by move until its race ends or another
-worker holds the lease. The brain runs in the board process (games.boards.search)."""
+drives, and one task per claimed seat plays it move by move, through the one move service,
+until its race ends or another worker holds the lease. What a bot does next is games/bots';
+its brain runs in the board process (games.boards.search)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,15 @@ import logging
 
 from asgiref.sync import sync_to_async
 
-from games import services
 from games.boards.search import run_apart
 from games.bots import services as bots
 from games.bots.brain import next_cell
-from games.db import db, db_hot
-from games.delivery import publish
 from games.engine import Reveal
 from games.errors import ServiceError
-from games.periodic import ensure_periodic
+from games.events.delivery import publish
+from games.moves.service import move_apply
+from games.runtime.db import db, db_hot
+from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ async def drive(player_id: str) -> None:
     number = 0
     while True:
         try:
-            step = await db(bots.step_plan)(player_id, number)
+            step = await db(bots.step_plan)(player_id=player_id, number=number)
             if step.kind == "stop":
                 return
             await asyncio.sleep(step.delay_s)
@@ -51,7 +52,7 @@ async def drive(player_id: str) -> None:
             cell = await sync_to_async(run_apart, thread_sensitive=False)(next_cell, *step.args)
             width = step.args[0]
             move = Reveal(cell % width, cell // width)
-            outcome = await db_hot(services.move_apply)(player_id=player_id, move=move)
+            outcome = await db_hot(move_apply)(player_id=player_id, move=move)
             number += 1
             await publish(outcome.events)
         except ServiceError as exc:

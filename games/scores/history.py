@@ -9,8 +9,8 @@ from django.db.models import Count, Q
 
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
-from games.leaderboards import entry, player_identity
 from games.models import GameMode, PlayerStatus, Score, Variant
+from games.scores.leaderboards import entry, player_identity
 
 PAGE = 50
 TREND_POINTS = 500
@@ -39,7 +39,7 @@ def _display(name: str, account: Any, scores: Any) -> str:
     return latest.name if latest else name
 
 
-def player_games(name: str, query: Any) -> dict[str, Any]:
+def player_games(*, name: str, query: Any) -> dict[str, Any]:
     """The name's ranked games, newest first, PAGE at a time (`before`: the last id seen),
     filtered by preset, variant, mode and result, with the filtered set's win rate."""
     filters = {
@@ -82,7 +82,7 @@ def player_games(name: str, query: Any) -> dict[str, Any]:
     }
 
 
-def player_trend(name: str, query: Any) -> dict[str, Any]:
+def player_trend(*, name: str, query: Any) -> dict[str, Any]:
     """The name's won games on one preset and variant, oldest first (the latest 500): time
     and 3BV/s over time."""
     preset = _choice(query, "preset", list(PRESETS)) or "beginner"

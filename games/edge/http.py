@@ -1,4 +1,6 @@
-"""The JSON HTTP API (PROTOCOL.md section 3): parse, call one service or selector, answer."""
+"""The JSON HTTP API's shared edge (PROTOCOL.md section 3): the view decorator, JSON bodies,
+error answers and the creation limit. Each room's views.py parses, calls one service or
+selector, and answers through these."""
 
 from __future__ import annotations
 
@@ -6,20 +8,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from games import history, leaderboards, selectors, services
-from games.analysis import selectors as analysis
-from games.bots import services as bot_services
-from games.delivery import publish
 from games.errors import ServiceError
 from games.limits.buckets import take
 from games.ops.metrics import ERRORS
-from games.ratings import selectors as rating_selectors
-from games.validation import game_spec
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -107,75 +102,6 @@ def check_create_rate(request: HttpRequest) -> None:
             f"too many games created; try again in {verdict.retry_after_s} s",
             retry_after_s=verdict.retry_after_s,
         )
-
-
-@api_view("GET", "POST")
-def games(request: HttpRequest) -> JsonResponse:
-    if request.method == "POST":
-        spec = game_spec(json_body(request))
-        check_create_rate(request)
-        if spec.bot is not None:
-            game = bot_services.bot_race_create(spec=spec, level=spec.bot)
-        else:
-            game = services.game_create(spec=spec)
-        return JsonResponse(selectors.game_state(game.id), status=201)
-    listings = {"lobby": selectors.lobby_games, "running": selectors.running_games}
-    status = request.GET.get("status")
-    if status not in listings:
-        raise ServiceError("invalid", "status must be 'lobby' or 'running'", "status")
-    return JsonResponse({"games": listings[status]()})
-
-
-@api_view("GET")
-def game_detail(request: HttpRequest, game_id: str) -> JsonResponse:
-    advance_clock(game_id)
-    return JsonResponse(selectors.game_state(game_id))
-
-
-def advance_clock(game_id: str) -> None:
-    """A race past a deadline is advanced before anyone reads it, even with nobody connected."""
-    events = services.game_tick(game_id=game_id)
-    if events:
-        async_to_sync(publish)(events)
-
-
-@api_view("GET")
-def game_moves(request: HttpRequest, game_id: str) -> JsonResponse:
-    return JsonResponse({"moves": selectors.game_moves(game_id)})
-
-
-@api_view("GET")
-def game_analysis(request: HttpRequest, game_id: str) -> JsonResponse:
-    return JsonResponse(analysis.game_analysis(game_id))
-
-
-@api_view("GET")
-def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
-    period = request.GET.get("period") or "all"
-    ranking = request.GET.get("ranking") or "time"
-    variant = request.GET.get("variant") or "classic"
-    return JsonResponse(leaderboards.leaderboard(preset, period, ranking, variant))
-
-
-@api_view("GET")
-def player(request: HttpRequest, name: str) -> JsonResponse:
-    return JsonResponse(leaderboards.player_page(name))
-
-
-@api_view("GET")
-def player_games(request: HttpRequest, name: str) -> JsonResponse:
-    return JsonResponse(history.player_games(name, request.GET))
-
-
-@api_view("GET")
-def player_trend(request: HttpRequest, name: str) -> JsonResponse:
-    return JsonResponse(history.player_trend(name, request.GET))
-
-
-@api_view("GET")
-def ratings(request: HttpRequest, preset: str) -> JsonResponse:
-    variant = request.GET.get("variant") or "classic"
-    return JsonResponse(rating_selectors.ratings_table(preset, variant))
 
 
 @api_view("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")

@@ -15,7 +15,7 @@ from games.errors import ServiceError
 from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
 from games.names import name_skeleton
 from games.ratings.selectors import ratings_of
-from games.scores import LEADERBOARD_SIZE
+from games.scores.records import LEADERBOARD_SIZE
 from games.timefmt import iso
 
 PERIODS = {"all": None, "week": timedelta(days=7), "day": timedelta(hours=24)}
@@ -38,7 +38,7 @@ def entry(rank: int, score: Score) -> dict[str, Any]:
 
 
 def leaderboard(
-    preset: str, period: str = "all", ranking: str = "time", variant: str = Variant.CLASSIC
+    *, preset: str, period: str = "all", ranking: str = "time", variant: str = Variant.CLASSIC
 ) -> dict[str, Any]:
     """The best won ranked game of each name, best first, ties by earlier finish, at most 100.
 
@@ -104,11 +104,11 @@ def player_identity(name: str) -> tuple[Any | None, dict[str, Any]]:
     account's own games, or a guest name's (compared by skeleton either way)."""
     if "\x00" in name:  # no name holds a NUL (names are printable); PostgreSQL refuses one
         raise ServiceError("not_found", "no ranked games under that name")
-    account = account_of_name(name)
+    account = account_of_name(name=name)
     return account, {"name_key": name_skeleton(name), "verified": account is not None}
 
 
-def player_page(name: str) -> dict[str, Any]:
+def player_page(*, name: str) -> dict[str, Any]:
     """A name's personal bests per preset and its recent ranked games.
 
     Names are compared by skeleton. A name an account holds shows that account's games only:
@@ -129,7 +129,7 @@ def player_page(name: str) -> dict[str, Any]:
         display = recent[0].name if recent else next(iter(bests.values())).name
     return {
         "name": display,
-        "ratings": ratings_of(account.pk)["ratings"] if account else [],
+        "ratings": ratings_of(user_id=account.pk)["ratings"] if account else [],
         "verified": verified,
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),

@@ -1,45 +1,22 @@
-"""The race clock: a race starts when its countdown ends and ends at its time limit.
+"""The race clock: a race starts when its countdown ends, ends at its time limit, and sends
+away racers not ready by its lobby's ready deadline (the deadlines are deadlines.py's).
 
-The database holds the deadlines; `game_tick` is idempotent, so any number of workers,
-timers and refused moves may call it and the row locks let one win. `deadlines_of` tells a
-connection when to call it, from a public state or a countdown/started payload.
+The database holds the moments these are counted from; `game_tick` is idempotent, so any
+number of workers, timers and refused moves may call it and the row locks let one win.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import datetime
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from games.events import Event, to_everyone
-from games.finishing import finish_game_if_done, finish_player, finished_event
+from games.events.event import Event, to_everyone
 from games.models import FINAL_PLAYER_STATUSES, Game, GameMode, GameStatus, Player, PlayerStatus
-from games.moves.step import race_deadline as deadline_after_start
+from games.races.deadlines import race_deadline, ready_timeout, time_limit
+from games.races.finishing import finish_game_if_done, finish_player, finished_event
 from games.timefmt import iso
-
-
-def race_deadline(game: Game) -> datetime | None:
-    """When the race runs out of time, by the server's setting (None if not running yet)."""
-    return deadline_after_start(game, settings.MINERACE["RACE_TIME_LIMIT_S"])
-
-
-def deadlines_of(mode: str, state: dict[str, Any]) -> dict[str, datetime]:
-    """When the clock has something to do for a game: {"start": countdown end, "limit": time
-    limit}, from its public state or a `countdown` / `started` payload (status implied)."""
-    if mode != GameMode.RACE:
-        return {}
-    found: dict[str, datetime] = {}
-    starts_at, started_at = state.get("starts_at"), state.get("started_at")
-    if state.get("status", "countdown") == "countdown" and starts_at:
-        found["start"] = parse_datetime(starts_at)
-    if state.get("status", "running") == "running" and started_at:
-        limit = timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
-        found["limit"] = parse_datetime(started_at) + limit
-    return found
 
 
 @transaction.atomic
@@ -92,16 +69,26 @@ def _clock_due(game: Game | None, now: datetime) -> bool:
     return game.status == GameStatus.RUNNING and deadline is not None and now >= deadline
 
 
-def overdue_games(now: datetime | None = None) -> list[str]:
+def overdue_games(*, now: datetime | None = None) -> list[str]:
     """Ids of races the clock should advance: countdowns over, or running past their limit."""
     now = now or timezone.now()
-    limit = timedelta(seconds=settings.MINERACE["RACE_TIME_LIMIT_S"])
     countdowns = Game.objects.filter(
         mode=GameMode.RACE, status=GameStatus.COUNTDOWN, starts_at__lte=now
     )
     running = Game.objects.filter(
-        mode=GameMode.RACE, status=GameStatus.RUNNING, started_at__lte=now - limit
+        mode=GameMode.RACE, status=GameStatus.RUNNING, started_at__lte=now - time_limit()
     )
     return list(countdowns.values_list("id", flat=True)) + list(
         running.values_list("id", flat=True)
     )
+
+
+def not_ready_in_time(*, now: datetime | None = None) -> list[str]:
+    """Racers still not ready at their lobby's ready deadline: they leave (PROTOCOL.md 2.1)."""
+    now = now or timezone.now()
+    late = Player.objects.filter(
+        game__status=GameStatus.LOBBY,
+        game__ready_since__lte=now - ready_timeout(),
+        status=PlayerStatus.JOINED,
+    )
+    return list(late.values_list("id", flat=True))

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from games import serializers
-from games.events import Event, to_everyone
+from games.events.event import Event, to_everyone
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
+from games.races import serializers
+from games.races.results import standings
 from games.ratings.services import race_rate
-from games.scores import best_news, score_record
+from games.scores.records import best_news, score_record
+
+
+def finish_time_ms(status: str, t_ms: int | None) -> int | None:
+    """The win-time rule: a player's time counts only if it won."""
+    return t_ms if status == PlayerStatus.WON else None
 
 
 def finish_player(player: Player, status: str, t_ms: int | None, now: datetime) -> None:
     """Set a player's final status on the model (the caller saves it)."""
     player.status = status
-    player.time_ms = t_ms if status == PlayerStatus.WON else None
+    player.time_ms = finish_time_ms(status, t_ms)
     player.finished_at = now
 
 
@@ -43,11 +49,11 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     # Scores are written only now, all together: a score shows its board's 3BV, which must
     # stay hidden while anyone is still racing on that board (issue 13.5).
     scores = [score_record(game=game, player=player) for player in players]
+    placed = standings(game, players)
     if game.rated:  # the ratings change in this transaction, and game_over tells by how much
-        ranks = {row["player"]: row["rank"] for row in serializers.results(game, players)}
-        race_rate(game=game, players=players, ranks=ranks)
-    results = serializers.results(game, players)
-    news = {s.player_id: best_news(s) for s in scores if s is not None}
+        race_rate(game=game, players=players, ranks={p.player.id: p.rank for p in placed})
+    results = serializers.results(game, placed)
+    news = {s.player_id: best_news(score=s) for s in scores if s is not None}
     for row in results:  # announced once, at the end: later games may beat them
         row.update(news.get(row["player"], {"personal_best": None, "leaderboard_rank": None}))
     secrets = serializers.reveal_secrets(game) if game.secrets_open(now) else {}

@@ -20,12 +20,12 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import groups
-from games.db import db
-from games.events import Event
+from games.events import groups
+from games.events.event import Event
 from games.models import OutboxEvent
 from games.ops.metrics import OUTBOX_PENDING, PUBLISH_FAILURES
-from games.periodic import ensure_periodic
+from games.runtime.db import db
+from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
 

@@ -7,6 +7,7 @@ field), so the API and the consumer reject bad input the same way before any sta
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ class GameSpec:
     max_players: int
     seed: str | None
     no_guess: bool = False
-    bot: str | None = None  # a race against a bot of this level (games.bots.levels)
+    bot: str | None = None  # a race against a bot of this level (games/bots/levels.py)
 
 
 def _int_field(body: dict, field: str, low: int, high: int) -> int:
@@ -47,8 +48,9 @@ def _int_field(body: dict, field: str, low: int, high: int) -> int:
     return value
 
 
-def game_spec(body: dict) -> GameSpec:
-    """Validate a `POST /api/games/` body."""
+def game_spec(body: dict, *, bot_levels: Collection[str] = ()) -> GameSpec:
+    """Validate a `POST /api/games/` body; `bot_levels` are the levels a bot may be asked at
+    (the caller's: the edge knows no bots)."""
     mode = body.get("mode")
     if mode is None:
         mode = GameMode.SOLO
@@ -89,10 +91,8 @@ def game_spec(body: dict) -> GameSpec:
         raise ServiceError("invalid", "no-guess boards are for the three presets only", "no_guess")
     bot = body.get("bot")
     if bot is not None:
-        from games.bots.levels import LEVELS
-
-        if not isinstance(bot, str) or bot not in LEVELS:
-            raise ServiceError("invalid", f"bot must be one of {', '.join(LEVELS)}", "bot")
+        if not isinstance(bot, str) or bot not in bot_levels:
+            raise ServiceError("invalid", f"bot must be one of {', '.join(bot_levels)}", "bot")
         if mode != GameMode.RACE or preset is None:
             raise ServiceError("invalid", "a bot races on a preset, in a race", "bot")
     return GameSpec(mode, preset, width, height, mines, max_players, seed, no_guess, bot)

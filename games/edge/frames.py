@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from games.edge.validation import is_integer
+from games.engine import on_board
 from games.errors import ServiceError
-from games.validation import is_integer
 
 MAX_FRAME_BYTES = 4 * 1024
 CLOSE_FRAME_BYTES = 64 * 1024
@@ -43,10 +44,11 @@ def frame_id(message: Any) -> int | None:
 
 
 def cell_of(message: dict[str, Any], width: int, height: int) -> tuple[int, int]:
-    """The (x, y) of a move frame, checked against the board."""
+    """The (x, y) of a move frame, checked against the board: the one bounds check of a move
+    (past it, an off-board cell is a bug, and the engine raises OffBoard)."""
     x, y = message.get("x"), message.get("y")
     if not is_integer(x) or not is_integer(y):
         raise ServiceError("bad_cell", "x and y must be integers")
-    if not (0 <= x < width and 0 <= y < height):
+    if not on_board(width, height, x, y):
         raise ServiceError("bad_cell", f"the cell ({x}, {y}) is off the {width}x{height} board")
     return x, y

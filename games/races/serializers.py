@@ -10,8 +10,8 @@ from typing import Any
 
 from django.db.models import Count
 
+from games.boards.stored import board_of, sweep_of
 from games.engine import Board
-from games.engine.ranking import Standing, rank
 from games.engine.statistics import (
     bbbv_per_s,
     bbbv_solved,
@@ -22,8 +22,9 @@ from games.engine.statistics import (
 )
 from games.engine.sweep import Cell, CellState
 from games.models import Game, GameStatus, Move, Player, PlayerStatus
-from games.moves.step import board_of, sweep_of
-from games.presence.views import presence_of, ready_deadline
+from games.presence.selectors import presence_of
+from games.races.deadlines import ready_deadline
+from games.races.results import Placed, standings
 from games.ratings.services import changes_of
 from games.timefmt import iso
 
@@ -77,36 +78,18 @@ def player_public(player: Player, game: Game) -> dict[str, Any]:
     }
 
 
-def results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
+def results(game: Game, placed: list[Placed]) -> list[dict[str, Any]]:
     """The final ranking with each player's statistics (game_over and finished state)."""
-    started = game.started_at
-    standings = [
-        Standing(
-            player_id=p.id,
-            won=p.status == PlayerStatus.WON,
-            time_ms=p.time_ms,
-            revealed=p.revealed,
-            last_move_ms=(
-                None
-                if p.last_move_at is None
-                else int((p.last_move_at - (started or p.last_move_at)).total_seconds() * 1000)
-            ),
-            join_order=order,
-        )
-        for order, p in enumerate(players)
-    ]
-    by_id = {p.id: p for p in players}
     bbbv = game.bbbv
-    changes = changes_of(game) if game.rated else {}
+    changes = changes_of(game=game) if game.rated else {}
     board = board_of(game)
     clicks_by = _clicks_by_action(game)
     rows = []
-    for position, standing in rank(standings):
-        p = by_id[standing.player_id]
-        won = standing.won
+    for place in placed:
+        p, won = place.player, place.standing.won
         rows.append(
             {
-                "rank": position,
+                "rank": place.rank,
                 "player": p.id,
                 "name": p.name,
                 "status": p.status,
@@ -115,7 +98,7 @@ def results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
                 "bbbv_per_s": bbbv_per_s(bbbv, p.time_ms) if won and bbbv is not None else None,
                 "clicks": p.clicks,
                 "efficiency": efficiency(bbbv, p.clicks) if won and bbbv is not None else None,
-                **_field_statistics(game, p, board, standing.last_move_ms, clicks_by),
+                **_field_statistics(game, p, board, place.standing.last_move_ms, clicks_by),
             }
         )
         if game.rated:
@@ -138,7 +121,7 @@ def reveal_secrets(game: Game) -> dict[str, Any]:
 
 def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
     """`GET /api/games/<id>/`: the public state of a game."""
-    presence = presence_of(game, players)
+    presence = presence_of(game=game, players=players)
     state: dict[str, Any] = {
         "id": game.id,
         "mode": game.mode,
@@ -166,7 +149,7 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
     if game.status == GameStatus.FINISHED:
         if game.secrets_open():
             state.update(reveal_secrets(game))
-        state["results"] = results(game, players)
+        state["results"] = results(game, standings(game, players))
     if game.secrets_at is not None:
         state["secrets_at"] = iso(game.secrets_at)
     return state

@@ -1,5 +1,5 @@
 """Use cases: create, join, resume, ready, leave, resign. Moves are games.moves and the clock
-games.race_clock (re-exported here as move_apply, game_tick and overdue_games).
+games.races.clock (re-exported here as move_apply, game_tick and overdue_games).
 
 Every write is one transaction; the events it returns are published only after the commit.
 Lock order, to stay free of deadlocks: player rows (by id) before the game row.
@@ -20,12 +20,14 @@ from django.utils import timezone
 
 from games.accounts.services import name_is_claimed
 from games.boards.search import ng1_attempt_for
+from games.bots.levels import LEVELS
+from games.bots.models import BotSeat
+from games.edge.validation import GameSpec
 from games.engine import bbbv, generate_board, start_cell
 from games.engine.commitment import commitment
 from games.engine.noguess import board_seed
 from games.errors import ServiceError
-from games.events import Event, to_everyone
-from games.finishing import finish_game_if_done, finish_player, finished_event
+from games.events.event import Event, to_everyone
 from games.models import (
     Game,
     GameMode,
@@ -33,26 +35,24 @@ from games.models import (
     Player,
     PlayerStatus,
 )
-from games.moves.service import MoveOutcome, move_apply
 from games.names import name_clean, name_skeleton
-from games.presence.views import ready_deadline
-from games.race_clock import game_tick, overdue_games
+from games.presence.services import absent_players
+from games.races.clock import not_ready_in_time
+from games.races.deadlines import ready_deadline
+from games.races.finishing import finish_game_if_done, finish_player, finished_event
 from games.timefmt import iso
-from games.validation import GameSpec
-
-# The move pipeline and the clock, for callers of services.
-__all__ = ["MoveOutcome", "game_tick", "move_apply", "overdue_games"]
 
 
 def hash_token(token: str) -> str:
+    """What is stored of a secret token (a resume token, a browser session's key)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def guest_name(name: Any) -> str:
+def guest_name(*, name: Any) -> str:
     """A guest's name: valid, and not an account's or a look-alike of one (an account plays
     under its username)."""
     name = name_clean(name)
-    if name_is_claimed(name):
+    if name_is_claimed(name=name):
         raise ServiceError("name_taken", "that name belongs to a registered player: log in")
     return name
 
@@ -81,13 +81,6 @@ def game_create(*, spec: GameSpec) -> Game:
     )
 
 
-def game_get(game_id: str) -> Game:
-    try:
-        return Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise ServiceError("not_found", "no such game") from None
-
-
 @dataclass
 class Joined:
     player: Player
@@ -105,7 +98,7 @@ def player_join(
     `session_key` is the joining browser's session, if it has one (spectator_check).
     """
     user = user if user is not None and user.is_authenticated else None
-    name = user.get_username() if user is not None else guest_name(name)
+    name = user.get_username() if user is not None else guest_name(name=name)
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game")
@@ -308,3 +301,38 @@ def race_rematch(*, player_id: str) -> list[Event]:
         game.successor = game_create(spec=spec)
         game.save(update_fields=["successor"])
     return [to_everyone(game, "rematch", {"game": game.successor_id, "by": player_id})]
+
+
+def bot_join(*, game: Game, level: str) -> Player:
+    """Seat a bot of this level in a race's lobby, ready at once (its worker's driver plays it)."""
+    joined = player_join(game_id=game.id, name=LEVELS[level].name)
+    Player.objects.filter(pk=joined.player.pk).update(is_bot=True)
+    BotSeat.objects.create(player=joined.player, game_id=game.id, level=level)
+    player_ready(player_id=joined.player.id)
+    return joined.player
+
+
+@transaction.atomic
+def bot_race_create(*, spec: GameSpec, level: str) -> Game:
+    """`Race a bot`: a two-seat race with the bot already in, never rated."""
+    game = game_create(spec=spec)
+    Game.objects.filter(pk=game.pk).update(max_players=2, rated=False)
+    game.refresh_from_db()
+    bot_join(game=game, level=level)
+    return game
+
+
+def absent_players_drop() -> list[Event]:
+    """Act on absences: racers offline too long in the lobby or not ready by its ready
+    deadline leave it, racers offline too long in a running race are dnf (PROTOCOL.md 2.1).
+    Each is its own transaction; another worker's pass, or the player, may have been first."""
+    absent = absent_players()
+    events: list[Event] = []
+    leave = [*absent.leave, *not_ready_in_time()]
+    for use_case, player_ids in ((player_leave, leave), (player_resign, absent.resign)):
+        for player_id in player_ids:
+            try:
+                events += use_case(player_id=player_id)
+            except (ServiceError, Player.DoesNotExist, Game.DoesNotExist):
+                continue  # it left, finished or was dropped meanwhile
+    return events

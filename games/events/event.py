@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from games import groups
+from games.events import groups
 from games.models import GameMode
 
 

@@ -1,5 +1,6 @@
 """The limits of the WebSocket edge (games/limits): who a socket is, how many it may open,
-how fast it may say hello and move. The per-connection message rate is ratelimit.py's."""
+how fast it may say hello and move. A connection's own message rate is a limits.buckets.Bucket
+the consumer holds."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Time-driven transitions: a race starts when its countdown ends and ends at its time limit.
 
-The database holds the deadlines (games.race_clock); these timers only make someone call
+The database holds the deadlines (games.races.clock); these timers only make someone call
 `game_tick` on time. Every connection of a game sets timers for the deadlines it hears of,
 and each process runs a reaper for games nobody is connected to, so no race stays running
 for ever.
@@ -15,17 +15,17 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
-from games.db import db
-from games.delivery import publish
-from games.periodic import ensure_periodic
+from games.events.delivery import publish
+from games.races.clock import game_tick, overdue_games
+from games.runtime.db import db
+from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
 
 
 async def tick(game_id: str) -> None:
     """Advance the game by the clock and publish what that produced."""
-    events = await db(services.game_tick)(game_id=game_id)
+    events = await db(game_tick)(game_id=game_id)
     if events:
         await publish(events)
 
@@ -50,5 +50,5 @@ def ensure_reaper() -> None:
 
 
 async def _reap() -> None:
-    for game_id in await db(services.overdue_games)():
+    for game_id in await db(overdue_games)():
         await tick(game_id)

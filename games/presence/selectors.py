@@ -1,4 +1,5 @@
-"""What the public state and `presence` frames say of a racer's presence (no rules here)."""
+"""What the public state and `presence` frames say of a racer's presence, and how long a racer
+may be away before it is dropped (PROTOCOL.md 2.1)."""
 
 from __future__ import annotations
 
@@ -8,21 +9,28 @@ from typing import Any
 from django.conf import settings
 
 from games.models import Game, GameStatus, Player, PlayerStatus
-from games.presence.models import PlayerPresence
+from games.presence.models import Connection, PlayerPresence, Role
 from games.timefmt import iso
 
 
-def drop_at(game_status: str, player_status: str, since: datetime) -> datetime | None:
-    """When an offline racer will be dropped: it leaves the lobby, or is dnf in a race."""
+def absence_limit(game_status: str, player_status: str) -> timedelta | None:
+    """How long a racer may be offline before it is dropped: it leaves the lobby after
+    LOBBY_IDLE_S, or is dnf in a running race after ABANDON_S (None: it is never dropped)."""
     conf = settings.MINERACE
     if game_status == GameStatus.LOBBY and player_status in (
         PlayerStatus.JOINED,
         PlayerStatus.READY,
     ):
-        return since + timedelta(seconds=conf["LOBBY_IDLE_S"])
+        return timedelta(seconds=conf["LOBBY_IDLE_S"])
     if game_status == GameStatus.RUNNING and player_status == PlayerStatus.PLAYING:
-        return since + timedelta(seconds=conf["ABANDON_S"])
+        return timedelta(seconds=conf["ABANDON_S"])
     return None
+
+
+def drop_at(game_status: str, player_status: str, since: datetime) -> datetime | None:
+    """When an offline racer will be dropped: it leaves the lobby, or is dnf in a race."""
+    limit = absence_limit(game_status, player_status)
+    return None if limit is None else since + limit
 
 
 def presence_payload(game: Game, player: Player, online: bool, since: datetime) -> dict[str, Any]:
@@ -31,7 +39,7 @@ def presence_payload(game: Game, player: Player, online: bool, since: datetime) 
     return {"player": player.id, "online": online, "drop_at": iso(moment)}
 
 
-def presence_of(game: Game, players: list[Player]) -> dict[str, dict[str, Any]]:
+def presence_of(*, game: Game, players: list[Player]) -> dict[str, dict[str, Any]]:
     """Per race player: online (as last announced; null before its first hello) and drop_at."""
     if game.mode != "race":
         return {}
@@ -47,8 +55,9 @@ def presence_of(game: Game, players: list[Player]) -> dict[str, dict[str, Any]]:
     return view
 
 
-def ready_deadline(game: Game) -> str | None:
-    """A lobby's ready timeout: when those not ready by then leave (PROTOCOL.md 2.1)."""
-    if game.status != GameStatus.LOBBY or game.ready_since is None:
-        return None
-    return iso(game.ready_since + timedelta(seconds=settings.MINERACE["READY_TIMEOUT_S"]))
+def spectator_leases_lapsed(*, since: datetime, until: datetime) -> list[str]:
+    """Games where a spectator's lease ran out in (since, until]: its worker died."""
+    lapsed = Connection.objects.filter(
+        role=Role.SPECTATOR, expires_at__gt=since, expires_at__lte=until
+    )
+    return list(lapsed.values_list("game_id", flat=True).distinct())

@@ -1,0 +1,49 @@
+"""The HTTP API of games (PROTOCOL.md 3): create, list, read a game and its move log."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from django.http import HttpRequest, JsonResponse
+
+from games.bots.levels import LEVELS
+from games.edge.http import api_view, check_create_rate, json_body
+from games.edge.validation import game_spec
+from games.errors import ServiceError
+from games.events.delivery import publish
+from games.races import lifecycle, selectors
+from games.races.clock import game_tick
+
+
+@api_view("GET", "POST")
+def games(request: HttpRequest) -> JsonResponse:
+    if request.method == "POST":
+        spec = game_spec(json_body(request), bot_levels=LEVELS)
+        check_create_rate(request)
+        if spec.bot is not None:
+            game = lifecycle.bot_race_create(spec=spec, level=spec.bot)
+        else:
+            game = lifecycle.game_create(spec=spec)
+        return JsonResponse(selectors.game_state(game_id=game.id), status=201)
+    listings = {"lobby": selectors.lobby_games, "running": selectors.running_games}
+    status = request.GET.get("status")
+    if status not in listings:
+        raise ServiceError("invalid", "status must be 'lobby' or 'running'", "status")
+    return JsonResponse({"games": listings[status]()})
+
+
+@api_view("GET")
+def game_detail(request: HttpRequest, game_id: str) -> JsonResponse:
+    advance_clock(game_id)
+    return JsonResponse(selectors.game_state(game_id=game_id))
+
+
+def advance_clock(game_id: str) -> None:
+    """A race past a deadline is advanced before anyone reads it, even with nobody connected."""
+    events = game_tick(game_id=game_id)
+    if events:
+        async_to_sync(publish)(events)
+
+
+@api_view("GET")
+def game_moves(request: HttpRequest, game_id: str) -> JsonResponse:
+    return JsonResponse({"moves": selectors.game_moves(game_id=game_id)})

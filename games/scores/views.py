@@ -1,0 +1,33 @@
+"""The HTTP API of scores (PROTOCOL.md 3): leaderboards, player pages and their history."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, JsonResponse
+
+from games.edge.http import api_view
+from games.scores import history, leaderboards
+
+
+@api_view("GET")
+def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
+    period = request.GET.get("period") or "all"
+    ranking = request.GET.get("ranking") or "time"
+    variant = request.GET.get("variant") or "classic"
+    return JsonResponse(
+        leaderboards.leaderboard(preset=preset, period=period, ranking=ranking, variant=variant)
+    )
+
+
+@api_view("GET")
+def player(request: HttpRequest, name: str) -> JsonResponse:
+    return JsonResponse(leaderboards.player_page(name=name))
+
+
+@api_view("GET")
+def player_games(request: HttpRequest, name: str) -> JsonResponse:
+    return JsonResponse(history.player_games(name=name, query=request.GET))
+
+
+@api_view("GET")
+def player_trend(request: HttpRequest, name: str) -> JsonResponse:
+    return JsonResponse(history.player_trend(name=name, query=request.GET))
