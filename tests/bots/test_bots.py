@@ -15,7 +15,7 @@ from games.engine import Board, Reveal
 from games.engine.solver import Knowledge, solve
 from games.models import Game, Player, Score
 from games.runtime.worker import WORKER
-from tests.ws.helpers import Client
+from tests.play.helpers import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

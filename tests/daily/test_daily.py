@@ -156,7 +156,7 @@ def test_bad_daily_requests(client, method, path, status):
 async def test_a_run_over_the_websocket_starts_at_its_public_start_cell():
     from channels.db import database_sync_to_async
 
-    from tests.ws.helpers import Client, player
+    from tests.play.helpers import Client, player
 
     state = (await database_sync_to_async(start_run)(HttpClient()))["game"]
     assert state["status"] == "lobby" and state["start"]

@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import Board
 from games.engine.board import MINE, NEIGHBOUR_CACHE, _build_table, neighbour_table, table_bytes
-from tests.boards import board
+from tests.support.pictures import board
 
 
 def test_numbers_count_adjacent_mines():

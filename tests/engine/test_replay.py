@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.engine import Board, LoggedMove, OffBoard, Sweep, SweepStatus, move_from_action, replay
 from games.engine.sweep import CellState
-from tests.boards import board
+from tests.support.pictures import board
 
 FIELD = """
 *....

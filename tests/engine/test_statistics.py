@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from games.engine import Board, bbbv, bbbv_per_s, efficiency
 from games.engine.board import MINE
 from games.engine.statistics import bbbv_solved, est_time_ms, rqp, stnb
-from tests.boards import board
 from tests.engine.test_sweep import reference_reveal
+from tests.support.pictures import board
 
 
 def test_bbbv_of_drawn_boards():

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from games.engine import Board, Chord, Flag, IllegalMove, Reveal, Sweep, SweepStatus
 from games.engine.board import MINE
 from games.engine.sweep import BoardNotReady, CellState
-from tests.boards import board
+from tests.support.pictures import board
 
 
 def sweep_of(b: Board) -> Sweep:

@@ -21,7 +21,7 @@ from config.asgi import application
 from games.edge.frames import CLOSE_FRAME_BYTES, MAX_FRAME_BYTES
 from games.edge.validation import is_integer
 from tests.fuzz.budget import COUNTS
-from tests.ws.helpers import ORIGIN
+from tests.play.helpers import ORIGIN
 
 # PROTOCOL.md 4: every code an `error` on /ws/games/<id>/ may carry.
 GAME_CODES = {

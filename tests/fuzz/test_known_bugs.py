@@ -8,7 +8,7 @@ import pytest
 
 from tests.fuzz.edge_http import assert_documented, request
 from tests.fuzz.edge_ws import GAME_CODES, Frame, Socket, check_answer
-from tests.ws.helpers import create_game
+from tests.play.helpers import create_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

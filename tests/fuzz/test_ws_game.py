@@ -31,7 +31,7 @@ from tests.fuzz.frames import (
     frames,
     scripts,
 )
-from tests.ws.helpers import create_game
+from tests.play.helpers import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("account")]
 

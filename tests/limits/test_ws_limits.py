@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Move, Player
-from tests.ws.helpers import Client, create_game
+from tests.play.helpers import Client, create_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,7 +78,7 @@ async def socket_with_cookie(game_id: str, cookie: str) -> Client:
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
-    from tests.ws.helpers import ORIGIN
+    from tests.play.helpers import ORIGIN
 
     client = Client(game_id)
     client.ws = WebsocketCommunicator(

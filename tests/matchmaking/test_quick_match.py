@@ -11,7 +11,7 @@ from games.matchmaking.models import Seeker
 from games.matchmaking.pairing import Candidate, pairs
 from games.models import Game
 from games.presence.models import PlayerPresence
-from tests.ws.helpers import ORIGIN, Client
+from tests.play.helpers import ORIGIN, Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

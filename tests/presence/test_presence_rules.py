@@ -12,8 +12,8 @@ from games.play.presence_pass import presence_pass
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
 from games.races import selectors
-from tests.ws.helpers import Client, spectator
-from tests.ws.race_helpers import race, start
+from tests.play.helpers import Client, spectator
+from tests.play.race_helpers import race, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

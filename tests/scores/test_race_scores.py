@@ -4,8 +4,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game, Score
-from tests.ws.helpers import create_game, player
-from tests.ws.race_helpers import race_board, solve, start
+from tests.play.helpers import create_game, player
+from tests.play.race_helpers import race_board, solve, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +20,7 @@ async def ranked_race_alice_has_won(monkeypatch):
     races. A ranked race has a server seed; the test reads it to play, as no client could."""
     game_id = await create_game(mode="race", preset="beginner")
     seed = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).seed)()
-    monkeypatch.setattr("tests.ws.race_helpers.SEED", seed)
+    monkeypatch.setattr("tests.play.race_helpers.SEED", seed)
     alice, wa = await player(game_id, "alice")
     bob, _wb = await player(game_id, "bob")
     await alice.expect("joined")

@@ -19,8 +19,8 @@ from channels.db import database_sync_to_async
 
 from games.models import Game, Player
 from games.races import selectors
+from tests.play.helpers import create_game, player
 from tests.scores.play import play_solo
-from tests.ws.helpers import create_game, player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

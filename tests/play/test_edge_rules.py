@@ -12,8 +12,8 @@ from channels.layers import get_channel_layer
 
 from games.events import groups
 from games.models import Game
-from tests.ws.helpers import create_game, spectator
-from tests.ws.race_helpers import race, start
+from tests.play.helpers import create_game, spectator
+from tests.play.race_helpers import race, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

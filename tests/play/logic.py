@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.solver import Knowledge, solve
-from tests.ws.helpers import Client
+from tests.play.helpers import Client
 
 
 async def play_by_logic(

@@ -9,8 +9,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game, Move, Player
-from tests.ws.helpers import Client, cell_map, create_game, spectator
-from tests.ws.race_helpers import SEED, race, race_board, solve, start
+from tests.play.helpers import Client, cell_map, create_game, spectator
+from tests.play.race_helpers import SEED, race, race_board, solve, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

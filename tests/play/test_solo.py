@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 
 from games.engine import generate_board
 from games.models import Move, Player
-from tests.ws.helpers import Client, cell_map, create_game, player, spectator
+from tests.play.helpers import Client, cell_map, create_game, player, spectator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,9 +9,9 @@ from games.engine.commitment import commitment
 from games.engine.noguess import is_no_guess, ng1_attempt, ng1_board
 from games.models import Game
 from games.races.serializers import game_public
-from tests.ws.helpers import Client, create_game, player
-from tests.ws.logic import play_by_logic
-from tests.ws.race_helpers import race, start
+from tests.play.helpers import Client, create_game, player
+from tests.play.logic import play_by_logic
+from tests.play.race_helpers import race, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

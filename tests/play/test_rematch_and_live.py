@@ -4,8 +4,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game
-from tests.ws.helpers import create_game, player, spectator
-from tests.ws.race_helpers import race, start
+from tests.play.helpers import create_game, player, spectator
+from tests.play.race_helpers import race, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

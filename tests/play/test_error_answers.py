@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ws.helpers import Client, create_game, player
+from tests.play.helpers import Client, create_game, player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import generate_board, start_cell
-from tests.ws.helpers import Client, create_game, player
+from tests.play.helpers import Client, create_game, player
 
 SEED = "minerace"  # 9x9: start cell (4, 2)
 

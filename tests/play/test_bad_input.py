@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games.models import Game, Move, Player
-from tests.ws.helpers import ORIGIN, Client, create_game, player, spectator
+from tests.play.helpers import ORIGIN, Client, create_game, player, spectator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

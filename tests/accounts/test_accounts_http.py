@@ -8,7 +8,7 @@ from django.test import Client as HttpClient
 
 from config.asgi import application
 from games.models import Player
-from tests.ws.helpers import ORIGIN, Client, create_game
+from tests.play.helpers import ORIGIN, Client, create_game
 
 User = get_user_model()
 
