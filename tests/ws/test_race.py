@@ -9,6 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game, Move, Player
+from tests.support.waiting import async_wait_until
 from tests.ws.helpers import Client, cell_map, create_game, spectator
 from tests.ws.race_helpers import SEED, race, race_board, solve, start
 
@@ -229,12 +230,10 @@ async def test_a_race_everyone_left_still_ends(settings):
     await start([alice, bob])
     await alice.close()
     await bob.close()
-    for _ in range(40):
-        await asyncio.sleep(0.1)
-        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
-        if game.status == "finished":
-            break
-    assert game.status == "finished"
+    await async_wait_until(
+        database_sync_to_async(Game.objects.filter(pk=game_id, status="finished").exists),
+        message="the reaper to end the race",
+    )
     statuses = await database_sync_to_async(
         lambda: sorted(Player.objects.filter(game_id=game_id).values_list("status", flat=True))
     )()
