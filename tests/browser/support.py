@@ -15,12 +15,10 @@ from tests.support.servers import Daphne, migrate
 
 try:
     from playwright.sync_api import expect
-except ImportError:  # the fixtures skip (or fail) every browser test with the reason
+except ImportError:  # needs_browser skips (or fails) every browser test with the reason
     expect = None
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# Debian's chromium; MINERACE_CHROMIUM points elsewhere (e.g. chromium-browser).
-CHROMIUM = Path(os.environ.get("MINERACE_CHROMIUM", "/usr/bin/chromium"))
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -28,17 +26,6 @@ BOARD_STATES_JS = """() => [...document.querySelectorAll('#board .cell')]
     .map(cell => [Number(cell.dataset.x), Number(cell.dataset.y), cell.dataset.state])"""
 
 State = dict[tuple[int, int], str]
-
-
-def browser_missing_reason() -> str | None:
-    """Why the browser tests cannot run here, or None when they can."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -r requirements-dev.txt)"
-    if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
-    return None
 
 
 @contextmanager

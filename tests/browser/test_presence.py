@@ -27,7 +27,7 @@ READY_TIMEOUT_S = 15
 
 
 @pytest.fixture(scope="module")
-def base_url(_browser_available, tmp_path_factory):
+def base_url(needs_browser, tmp_path_factory):
     """This module's server: a racer offline for ABANDON_S is dnf, the lobby's ready timeout is
     READY_TIMEOUT_S (the session's server keeps the defaults, 30 s each)."""
     with pytest.MonkeyPatch.context() as patch:

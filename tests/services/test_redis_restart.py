@@ -16,7 +16,7 @@ pytestmark = pytest.mark.services
 
 
 @pytest.fixture
-def private_redis(_services_available, tmp_path):
+def private_redis(needs_services, tmp_path):
     server = RedisServer(tmp_path).start()
     yield server
     server.stop()

@@ -227,22 +227,6 @@ class PostgresDatabase:
         self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
-def services_missing_reason() -> str | None:
-    """Why PostgreSQL and Redis cannot be used here, or None when both answer."""
-    try:
-        import psycopg
-
-        with psycopg.connect(PG_ADMIN_URL, connect_timeout=3):
-            pass
-    except Exception as exc:  # any failure to connect means: not available
-        return f"PostgreSQL at {PG_ADMIN_URL} is not available ({exc.__class__.__name__})"
-    if not port_open(*REDIS_HOST_PORT):
-        return "Redis at 127.0.0.1:6379 is not available"
-    if not (shutil.which("redis-server") or Path("/usr/bin/redis-server").exists()):
-        return "redis-server is not installed (the restart test runs a private one)"
-    return None
-
-
 @contextlib.contextmanager
 def django_on_fresh_postgres() -> Iterator[PostgresDatabase]:
     """Django set up in this process on a new, migrated PostgreSQL database, dropped after:
