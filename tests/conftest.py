@@ -1,16 +1,26 @@
-"""Shared test setup: an in-memory channel layer, no spectator delay, spawn for subprocesses."""
+"""Shared test setup: an in-memory channel layer, no spectator delay, spawn for subprocesses,
+and the fixtures of tests that need PostgreSQL, Redis or Chromium (tests/support/requirements)."""
 
 import multiprocessing
 
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tests.support.requirements import (
+    REQUIRE_BROWSER,
+    REQUIRE_SERVICES,
+    browser_missing_reason,
+    redis_missing_reason,
+    require,
+    services_missing_reason,
+)
+
+multiprocessing.set_start_method("spawn", force=True)
+
 # No example is failed for its time: these machines are shared and noisy, and a timed assertion
 # in a unit test fails for the machine, not the code (speed is measured in tests/load).
 hypothesis_settings.register_profile("minerace", deadline=None)
 hypothesis_settings.load_profile("minerace")
-
-multiprocessing.set_start_method("spawn", force=True)
 
 # Every test client comes from one address: the per-address limits are not what most check.
 GENEROUS_LIMITS = {
@@ -40,3 +50,22 @@ def _fast_game_settings(settings):
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(scope="session")
+def needs_services() -> None:
+    """PostgreSQL and Redis on this machine: skip without them (fail with
+    MINERACE_REQUIRE_SERVICES=1)."""
+    require(services_missing_reason(), REQUIRE_SERVICES)
+
+
+@pytest.fixture(scope="session")
+def needs_redis() -> None:
+    """Redis on this machine: skip without it (fail with MINERACE_REQUIRE_SERVICES=1)."""
+    require(redis_missing_reason(), REQUIRE_SERVICES)
+
+
+@pytest.fixture(scope="session")
+def needs_browser() -> None:
+    """Playwright and Chromium: skip without them (fail with MINERACE_REQUIRE_BROWSER=1)."""
+    require(browser_missing_reason(), REQUIRE_BROWSER)

@@ -2,13 +2,13 @@
 
 import os
 import signal
-import time
 
 import pytest
 
 from games.boards import search
 from games.engine import start_cell
 from games.engine.noguess import ng1_attempt
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -42,10 +42,7 @@ def test_warm_up_starts_the_process_before_the_first_search():
     assert not search._shared_pool(1)._processes
     search.warm_up()
     pool = search._shared_pool(1)
-    deadline = time.monotonic() + 10
-    while not pool._processes and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert pool._processes
+    wait_until(lambda: pool._processes, message="the board process to start", interval=0.01)
 
 
 def test_the_board_process_runs_below_the_workers_priority():

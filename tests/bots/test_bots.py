@@ -1,6 +1,5 @@
 """Bots: they decide from their own sweep only, use the solver, race to the end, never rated."""
 
-import asyncio
 import random
 
 import pytest
@@ -16,6 +15,7 @@ from games.engine.solver import Knowledge, solve
 from games.models import Game, Player, Score
 from games.runtime.worker import WORKER
 from tests.play.helpers import Client
+from tests.support.waiting import async_wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -123,12 +123,13 @@ async def test_a_race_against_a_bot_runs_to_its_end(fast_bots):
     results = {r["name"]: r for r in frame["results"]}
     assert results["Bot 2.8 3BV/s"]["status"] in ("won", "lost")
     assert "rating_after" not in results["ada"]
-    for _ in range(100):  # the driver's next step sees the end and lets the seat go
-        seat = await database_sync_to_async(BotSeat.objects.get)(game_id=game_id)
-        if seat.done:
-            break
-        await asyncio.sleep(0.05)
-    assert seat.done and seat.worker == WORKER
+    # The driver's next step sees the end and lets the seat go.
+    seat = await async_wait_until(
+        database_sync_to_async(BotSeat.objects.filter(game_id=game_id, done=True).first),
+        message="the bot's seat to be let go",
+        interval=0.05,
+    )
+    assert seat.worker == WORKER
     assert not await database_sync_to_async(Score.objects.filter(player__is_bot=True).exists)()
     await human.close()
 

@@ -1,30 +1,14 @@
 """Browser tests: a real Daphne process on a fresh SQLite database, driven by headless Chromium.
 
 They are skipped when Playwright or /usr/bin/chromium is missing, unless
-MINERACE_REQUIRE_BROWSER=1 (as CI sets it), where a missing browser fails the run.
+MINERACE_REQUIRE_BROWSER=1 (as CI sets it), where a missing browser fails the run
+(`needs_browser`, tests/conftest.py).
 """
-
-import os
 
 import pytest
 
-from tests.browser.support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    LAPTOP,
-    browser_missing_reason,
-    daphne_server,
-)
-
-
-@pytest.fixture(scope="session")
-def _browser_available() -> None:
-    reason = browser_missing_reason()
-    if reason is None:
-        return
-    if os.environ.get("MINERACE_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"MINERACE_REQUIRE_BROWSER=1 but {reason}")
-    pytest.skip(reason)
+from tests.browser.support import CHROMIUM_ARGS, LAPTOP, daphne_server
+from tests.support.requirements import CHROMIUM
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +18,7 @@ def server_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def base_url(_browser_available, server_dir) -> str:
+def base_url(needs_browser, server_dir) -> str:
     """The URL of a Daphne server for the whole session, killed at the end."""
     with daphne_server(server_dir) as url:
         yield url
@@ -47,7 +31,7 @@ def server_database(base_url, server_dir):
 
 
 @pytest.fixture(scope="module")
-def browser(_browser_available):
+def browser(needs_browser):
     """Chromium for one test module. Not longer: Playwright's sync API holds an asyncio loop
     in this thread while it runs, which would break the async tests of later modules."""
     from playwright.sync_api import sync_playwright

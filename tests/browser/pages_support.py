@@ -131,7 +131,7 @@ def play_race(base_url: str, seed: str, pause: float = 0.06) -> dict:
         start = start_cell(width, height, seed)
         board = generate_board(width, height, mines, seed, start)
         winner.reveal(*start)
-        time.sleep(pause)
+        time.sleep(pause)  # moves apart in time, as the replay and its timeline show them
         loser.reveal(*start)
         cells = hidden_safe(board, winner.known)
         assert len(cells) >= 6, "pick a seed with a smaller opening"

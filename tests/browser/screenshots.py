@@ -20,7 +20,6 @@ from games.engine import generate_board
 from tests.browser.no_guess_shots import no_guess_screenshots
 from tests.browser.race_shots import race_screenshots
 from tests.browser.support import (
-    CHROMIUM,
     CHROMIUM_ARGS,
     LAPTOP,
     PHONE,
@@ -33,6 +32,7 @@ from tests.browser.support import (
     wait_changed,
     wait_ready,
 )
+from tests.support.requirements import CHROMIUM
 
 
 def open_new_game(page, base_url: str, body: dict) -> None:

@@ -6,27 +6,19 @@ Shared by conftest.py and screenshots.py, so the screenshots show exactly what t
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from games.engine import Board
+from tests.support.servers import Daphne, migrate
 
 try:
     from playwright.sync_api import expect
-except ImportError:  # the fixtures skip (or fail) every browser test with the reason
+except ImportError:  # needs_browser skips (or fails) every browser test with the reason
     expect = None
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# Debian's chromium; MINERACE_CHROMIUM points elsewhere (e.g. chromium-browser).
-CHROMIUM = Path(os.environ.get("MINERACE_CHROMIUM", "/usr/bin/chromium"))
-DAPHNE = [sys.executable, "-m", "daphne"]
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -34,36 +26,6 @@ BOARD_STATES_JS = """() => [...document.querySelectorAll('#board .cell')]
     .map(cell => [Number(cell.dataset.x), Number(cell.dataset.y), cell.dataset.state])"""
 
 State = dict[tuple[int, int], str]
-
-
-def browser_missing_reason() -> str | None:
-    """Why the browser tests cannot run here, or None when they can."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -r requirements-dev.txt)"
-    if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
-    return None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_until_serving(url: str, process: subprocess.Popen, log: Path, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne did not answer {url} within {timeout} s:\n{log.read_text()}")
 
 
 @contextmanager
@@ -89,37 +51,21 @@ def daphne_server(workdir: Path) -> Iterator[str]:
         "MINERACE_COUNTDOWN_MS": "1000",
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=REPO_ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    port = free_port()
-    log = workdir / "daphne.log"
-    with log.open("wb") as log_file:
-        process = subprocess.Popen(
-            [*DAPHNE, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
+    migrate(env)
+    daphne = Daphne(env, workdir / "daphne.log", health_path="/").start()
     try:
-        wait_until_serving(url + "/", process, log)
-        yield url
+        yield daphne.url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        daphne.stop()
 
 
 # ---- the page ------------------------------------------------------------------------------
+
+
+def page_sleep(page) -> Callable[[float], None]:
+    """A pause for the shared wait_until that lets a page's handlers run (routes, exposed
+    functions, console messages): Playwright's sync API runs them only while it is called."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
 
 
 def cell(page, x: int, y: int):

@@ -20,7 +20,8 @@ import pytest
 
 from tests.browser.pages_support import api, play_ranked_win
 from tests.browser.race_support import PASSWORD, unique
-from tests.browser.support import REPO_ROOT, cell, expect, wait_changed, wait_ready
+from tests.browser.support import REPO_ROOT, cell, expect, page_sleep, wait_changed, wait_ready
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -182,8 +183,8 @@ def test_the_lockout_page_runs_under_the_policy(watched, base_url, server_databa
             visit(page, base_url + "/accounts/login/", ready=False)
             page.fill("#login-form [name=username]", unique("nobody"))
             page.fill("#login-form [name=password]", "not-the-password")
-            page.click("#login-form [type=submit]")
-            page.wait_for_load_state()
+            with page.expect_navigation():  # the answer to this login, not the page before
+                page.click("#login-form [type=submit]")
         expect(page.locator("#locked-out h1")).to_have_text("Too many failed logins")
         expect(page.locator("#locked-out")).to_contain_text("Try again in 15 minutes.")
         assert 429 in statuses
@@ -212,8 +213,15 @@ def test_the_watch_sees_a_violation(open_page, base_url):
         "() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1';"
         " document.body.append(s); }"
     )
-    page.wait_for_timeout(200)
     assert page.evaluate("window.ran") is None
-    directives = {violation["directive"] for violation in seen}
-    assert {"style-src-attr", "script-src-elem"} <= directives, json.dumps(seen)
-    assert any("Content Security Policy" in message for message in messages)
+
+    def reported_and_logged() -> bool:
+        directives = {violation["directive"] for violation in seen}
+        logged = any("Content Security Policy" in message for message in messages)
+        return {"style-src-attr", "script-src-elem"} <= directives and logged
+
+    wait_until(
+        reported_and_logged,
+        message=lambda: f"both refusals reported and logged: {json.dumps(seen)}, {messages}",
+        sleep=page_sleep(page),
+    )

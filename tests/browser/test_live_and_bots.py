@@ -5,7 +5,6 @@ most watched first, where one click opens a race as a spectator."""
 import json
 import os
 import re
-import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from websockets.sync.client import connect
 
 from tests.browser.pages_support import Racer, api
 from tests.browser.support import expect, wait_ready
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -41,13 +41,6 @@ def progress_width(page, player_id: str) -> float:
     """The width of a racer's progress bar beside the board, in percent of its track."""
     bar = page.locator(f'#opponents [data-player="{player_id}"] .progress-bar')
     return float(bar.evaluate("bar => parseFloat(bar.style.width) || 0"))
-
-
-def wait_until(check, timeout: float = 10, message: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, message or "timed out"
-        time.sleep(0.1)
 
 
 def test_race_a_bot_from_the_lobby_to_its_end(open_page, base_url):
@@ -152,11 +145,11 @@ def test_watch_live_lists_running_races_and_one_click_spectates(open_page, base_
         rated = quick_matched_race(stack, base_url, "expert")
         wait_until(
             lambda: api(base_url, f"/api/games/{rated['id']}/")["status"] == "running",
-            message="the quick-matched race did not start",
+            message="the quick-matched race to start",
         )
         wait_until(
             lambda: api(base_url, f"/api/games/{watched['id']}/")["spectators"] == 1,
-            message="the spectator was not counted",
+            message="the spectator to be counted",
         )
         start = tuple(api(base_url, f"/api/games/{tagged['id']}/")["start"])
         runner.reveal(*start)
@@ -207,5 +200,5 @@ def test_watch_live_lists_running_races_and_one_click_spectates(open_page, base_
         expect(page.locator("body")).to_have_attribute("data-phase", "running")
         wait_until(
             lambda: api(base_url, f"/api/games/{tagged['id']}/")["spectators"] == 1,
-            message="the click did not make a spectator",
+            message="the click to make a spectator",
         )

@@ -27,7 +27,7 @@ READY_TIMEOUT_S = 15
 
 
 @pytest.fixture(scope="module")
-def base_url(_browser_available, tmp_path_factory):
+def base_url(needs_browser, tmp_path_factory):
     """This module's server: a racer offline for ABANDON_S is dnf, the lobby's ready timeout is
     READY_TIMEOUT_S (the session's server keeps the defaults, 30 s each)."""
     with pytest.MonkeyPatch.context() as patch:
@@ -81,7 +81,7 @@ def test_an_offline_racer_counts_down_to_its_drop(open_page, base_url):
     expect(marker).to_be_hidden()
     expect(row).not_to_have_attribute("data-online", "0")
     expect(row).to_have_attribute("data-status", "playing")
-    time.sleep(1.2)
+    time.sleep(1.2)  # past the once-a-second rule again, so his leaving is announced at once
 
     # He leaves again and stays away: when the countdown runs out he is out of the race.
     bob.close()

@@ -5,7 +5,6 @@ who takes an account's name is told so by the panel; a seeker left alone races a
 import os
 import re
 import sqlite3
-import time
 import uuid
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from tests.browser.pages_support import api
 from tests.browser.support import expect, wait_ready
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -58,11 +58,34 @@ def seekers(database: Path, preset: str) -> list[str]:
     return [name for (name,) in rows]
 
 
-def wait_for_seekers(database: Path, preset: str, names: list[str], timeout: float = 5) -> None:
-    deadline = time.monotonic() + timeout
-    while (found := seekers(database, preset)) != names:
-        assert time.monotonic() < deadline, f"queue {found}, expected {names}"
-        time.sleep(0.1)
+def wait_for_seekers(database: Path, preset: str, names: list[str]) -> None:
+    wait_until(
+        lambda: seekers(database, preset) == names,
+        message=lambda: f"the queue to be {names} (it is {seekers(database, preset)})",
+        timeout=5,
+    )
+
+
+def wait_for_match_passes(database: Path, name: str, passes: int) -> None:
+    """Wait until `passes` whole match passes of the server have run. Each pass renews the
+    lease of every seeker in the queue, then pairs whoever it can; so once `name`'s lease
+    has been renewed `passes + 1` times, `passes` passes have run to their end."""
+
+    def lease() -> str:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+            row = connection.execute(
+                "SELECT expires_at FROM matchmaking_seeker WHERE name = ?", (name,)
+            ).fetchone()
+        assert row is not None, f"{name} left the queue"
+        return row[0]
+
+    leases = {lease()}
+
+    def renewed() -> bool:
+        leases.add(lease())
+        return len(leases) > passes + 1
+
+    wait_until(renewed, message=f"{passes} match passes to renew {name}'s lease", timeout=10)
 
 
 def resign(page) -> None:
@@ -159,7 +182,7 @@ def test_cancel_and_leaving_take_a_seeker_out_of_the_queue(open_page, base_url, 
     second.click("[data-quick=intermediate]")
     expect(second.locator("#quick-waiting")).to_have_text("1 searching: just you so far")
     wait_for_seekers(server_database, "intermediate", ["Latecomer"])
-    time.sleep(2.5)  # two of the server's match passes
+    wait_for_match_passes(server_database, "Latecomer", passes=2)
     assert second.url == base_url + "/"
     expect(second.locator("#quick-search")).to_be_visible()
     assert seekers(server_database, "intermediate") == ["Latecomer"]

@@ -86,6 +86,6 @@ def test_a_second_browser_spectates(page, open_page, base_url):
     wait_changed(spectator, x, y, "hidden")
     x, y = hidden_safe_cells(board, board_states(page))[0]
     cell(spectator, x, y).click()
-    spectator.wait_for_timeout(300)
+    spectator.wait_for_timeout(300)  # nothing is to happen, so no event to wait for: time to show
     assert cell(page, x, y).get_attribute("data-state") == "hidden"
     assert cell(spectator, x, y).get_attribute("data-state") == "hidden"

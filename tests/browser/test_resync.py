@@ -12,10 +12,13 @@ from games.engine import generate_board
 from tests.browser.support import (
     board_states,
     cell,
+    expect,
     hidden_safe_cells,
+    page_sleep,
     start_custom_game,
     wait_changed,
 )
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -96,17 +99,12 @@ def test_a_missing_move_makes_the_page_say_hello_again(page, base_url):
     board, flagged = play_two_moves(page, base_url, tap)
     x, y = hidden_safe_cells(board, board_states(page))[0]
     tap.inject(fake_move(tap, 4, x, y))  # seq 3 never came
-    until(page, lambda: len([f for f in tap.received if f["type"] == "welcome"]) == 2)
+    wait_until(
+        lambda: len([f for f in tap.received if f["type"] == "welcome"]) == 2,
+        message="a second welcome",
+        sleep=page_sleep(page),
+    )
     assert len(tap.hellos) == 2
     assert tap.hellos[1]["token"] and tap.hellos[1]["role"] == "player"  # resumes, not a join
-    until(page, lambda: board_states(page)[flagged] == "flag")
+    expect(cell(page, *flagged)).to_have_attribute("data-state", "flag")
     assert board_states(page)[(x, y)] == "hidden"  # the welcome, not the skipping frame, rules
-
-
-def until(page, check, timeout_ms: int = 10_000) -> None:
-    """Let the page run until `check()` holds (Playwright's handlers run while it waits)."""
-    for _ in range(timeout_ms // 50):
-        if check():
-            return
-        page.wait_for_timeout(50)
-    assert check(), "the page never got there"

@@ -4,6 +4,7 @@ board, and number colours that meet WCAG AA (4.5:1) on the revealed cell in ever
 
 import json
 import re
+from functools import partial
 
 import pytest
 
@@ -17,6 +18,7 @@ from tests.browser.touch_support import (
     open_game,
     phone_page,
 )
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -236,11 +238,10 @@ def test_an_accounts_settings_follow_it_to_another_browser(open_page, base_url):
         return body["settings"]
 
     expected = {"theme": "dark", "chord_on_left": False, "flag_mode": True}
-    for _ in range(50):
-        if server_settings(laptop) == expected:
-            break
-        laptop.wait_for_timeout(100)
-    assert server_settings(laptop) == expected
+    wait_until(
+        lambda: server_settings(laptop) == expected,
+        message=lambda: f"the account to keep {expected} (it has {server_settings(laptop)})",
+    )
 
     # Another browser with settings of its own: once logged in, the account's win.
     phone = with_settings(phone_page(open_page), {"theme": "contrast", "long_press_ms": 300})
@@ -252,11 +253,10 @@ def test_an_accounts_settings_follow_it_to_another_browser(open_page, base_url):
     # And its changes go to the account.
     phone.tap("#flag-mode")
     expect(phone.locator("#flag-mode")).to_have_attribute("aria-pressed", "false")
-    for _ in range(50):
-        if server_settings(phone).get("flag_mode") is False:
-            break
-        phone.wait_for_timeout(100)
-    assert server_settings(phone) == {**expected, "flag_mode": False}
+    wait_until(
+        lambda: server_settings(phone) == {**expected, "flag_mode": False},
+        message=lambda: f"the account to keep the phone's change ({server_settings(phone)})",
+    )
 
     # A guest's settings stay in its browser: the server has none for it.
     guest = open_page()
@@ -267,6 +267,12 @@ def test_an_accounts_settings_follow_it_to_another_browser(open_page, base_url):
         "account": None,
         "settings": {},
     }
+
+
+def sent_once(page, kind: str) -> list[str] | None:
+    """The types of the frames the page has sent, once one of them is `kind` (else None)."""
+    kinds = page.evaluate("sentFrames.map(f => f.type)")
+    return kinds if kind in kinds else None
 
 
 def test_chord_on_left_decides_what_a_click_on_a_number_does(open_page, base_url):
@@ -280,9 +286,12 @@ def test_chord_on_left_decides_what_a_click_on_a_number_does(open_page, base_url
         wait_changed(page, 4, 4, "hidden")
         number = next(xy for xy, state in sorted(board_states(page).items()) if state in "12345678")
         cell(page, *number).click()
-        page.wait_for_timeout(300)
-        chords = page.evaluate("sentFrames.filter(f => f.type === 'chord').length")
-        assert chords == (1 if chord_on_left else 0)
+        # Then a flag: once it has gone out, the click on the number has been handled.
+        hidden = next(xy for xy, state in sorted(board_states(page).items()) if state == "hidden")
+        cell(page, *hidden).click(button="right")
+        kinds = wait_until(partial(sent_once, page, "flag"), message="the flag's frame")
+        assert kinds.count("chord") == (1 if chord_on_left else 0)
+        assert kinds.index("flag") == len(kinds) - 1
         assert board.is_mine(board.index(*number)) is False
 
 

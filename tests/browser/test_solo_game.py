@@ -170,13 +170,13 @@ def test_loss_shows_every_mine_and_stops_the_clock(page, base_url):
     timer, mines_left = page.text_content("#timer"), page.text_content("#mines-left")
     assert timer != "000"
     assert mines_left == "098"
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1500)  # time passes: a running timer would tick
     assert page.text_content("#timer") == timer
     assert page.text_content("#mines-left") == mines_left
     # Clicks after the end change nothing.
     other = hidden_safe_cells(board, states)[0]
     cell(page, *other).click()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # nothing is to happen, so no event to wait for: time to show
     assert cell(page, *other).get_attribute("data-state") == "hidden"
 
     # A reload of the finished game shows the same end (the welcome carries the results).

@@ -32,7 +32,7 @@ def gesture(page, paths: list[list[Point]], hold_ms: int = 0) -> None:
             page.wait_for_timeout(hold_ms)
         for step in range(1, len(paths[0])):
             _touch(session, "touchMove", [path[step] for path in paths])
-            page.wait_for_timeout(16)
+            page.wait_for_timeout(16)  # a frame apart, as a finger moves: the pace is the point
         _touch(session, "touchEnd", [])
     finally:
         session.detach()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 from urllib.parse import unquote
 
 import psycopg
@@ -22,7 +21,6 @@ from tests.support.servers import (
     PostgresDatabase,
     base_env,
     migrate,
-    services_missing_reason,
 )
 
 pytestmark = pytest.mark.services
@@ -61,12 +59,7 @@ class Worker:
 
 
 @pytest.fixture(scope="module")
-def worker(tmp_path_factory):
-    reason = services_missing_reason()
-    if reason is not None:
-        if os.environ.get("MINERACE_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"MINERACE_REQUIRE_SERVICES=1 but {reason}")
-        pytest.skip(reason)
+def worker(needs_services, tmp_path_factory):
     database = PostgresDatabase().create()
     env = base_env(
         DATABASE_URL=database.url,

@@ -55,6 +55,7 @@ from games.engine import Board, Sweep, generate_board, move_from_action, start_c
 from games.engine.presets import PRESETS
 from tests.load.loadtest import post_json
 from tests.support.servers import Daphne, PostgresDatabase, migrate, production_env
+from tests.support.waiting import WaitTimeout, async_wait_until
 
 ANSWER_TIMEOUT_S = 10
 DNF_SLACK_S = 10  # the target: dnf within ABANDON_S + 10 s of the kill
@@ -382,11 +383,16 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase) -> dict[s
                  if w.finished_seen.get(player_id, (0, ""))[1] == "dnf"]  # fmt: skip
         return min(times) - killed_at if times else None
 
-    while time.perf_counter() < deadline and not (
-        all(dnf_seen(p.player_id) is not None for p in abandoners)
-        and all(t.done() for t in returning)
-    ):
-        await asyncio.sleep(0.2)
+    with contextlib.suppress(WaitTimeout):  # the report says who was never seen dnf
+        await async_wait_until(
+            lambda: (
+                all(dnf_seen(p.player_id) is not None for p in abandoners)
+                and all(t.done() for t in returning)
+            ),
+            message="every abandoner dnf and every returner back",
+            timeout=max(0.0, deadline - time.perf_counter()),
+            interval=0.2,
+        )
     await asyncio.gather(*returning)
     await asyncio.sleep(args.move_every)  # a last round of moves after the dnf
     stop.set()

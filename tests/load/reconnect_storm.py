@@ -82,6 +82,7 @@ from tests.support.servers import (
     migrate,
     production_env,
 )
+from tests.support.waiting import WaitTimeout, async_wait_until, wait_until
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 SURVIVOR, VICTIM = 0, 1
@@ -811,15 +812,18 @@ def count_left(args, database: PostgresDatabase, wait_s: float = 45) -> dict[str
     began = time.monotonic()
     try:
         with psycopg.connect(database.url, autocommit=True) as conn:
-            while True:
+            rows: dict[str, int] = {}
+
+            def drained() -> bool:
+                nonlocal rows
                 rows = dict(conn.execute(sql).fetchall())
                 left.setdefault("outbox_rows_at_first", rows)
-                waited = time.monotonic() - began
-                if not rows or waited > wait_s:
-                    break
-                time.sleep(1)
+                return not rows
+
+            with contextlib.suppress(WaitTimeout):  # what is left is reported
+                wait_until(drained, message="the outbox to drain", timeout=wait_s, interval=1)
             left["outbox_rows"] = rows
-            left["outbox_waited_s"] = round(waited, 1)
+            left["outbox_waited_s"] = round(time.monotonic() - began, 1)
     except psycopg.Error as exc:
         left["outbox_rows"] = f"n/a ({type(exc).__name__})"
     return left
@@ -862,15 +866,23 @@ async def run(
     os.kill(victim.pid, signal.SIGKILL)
     await asyncio.to_thread(victim.wait)
     deadline = storm.t_kill + args.storm_timeout
-    while time.perf_counter() < deadline:
-        noticed = sum(c.noticed_at is not None for c in on_victim)
-        if noticed == len(on_victim) and storm.reconnects:
-            pending = [t for t in storm.reconnects if not t.done()]
-            if not pending:
-                break
+
+    async def storm_over() -> bool:
+        """Every client of the killed worker noticed, and every reconnect it began has ended."""
+        if not storm.reconnects or any(c.noticed_at is None for c in on_victim):
+            return False
+        pending = [t for t in storm.reconnects if not t.done()]
+        if pending:
             await asyncio.wait(pending, timeout=max(0.1, deadline - time.perf_counter()))
-        else:
-            await asyncio.sleep(0.05)
+        return all(t.done() for t in storm.reconnects)
+
+    with contextlib.suppress(WaitTimeout):  # the report counts who did not come back
+        await async_wait_until(
+            storm_over,
+            message="the storm to end",
+            timeout=max(0.0, deadline - time.perf_counter()),
+            interval=0.05,
+        )
     storm_end = time.perf_counter()
     # "after" from the next whole second: the access log has whole seconds, and nothing happens
     # in the first seconds after the storm

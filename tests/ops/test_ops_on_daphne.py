@@ -5,7 +5,6 @@ and Prometheus do."""
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 
@@ -16,7 +15,6 @@ from tests.support.servers import (
     PostgresDatabase,
     base_env,
     migrate,
-    services_missing_reason,
 )
 
 pytestmark = pytest.mark.services
@@ -25,12 +23,7 @@ TOKEN = "scrape-token-0123456789"
 
 
 @pytest.fixture(scope="module")
-def worker(tmp_path_factory):
-    reason = services_missing_reason()
-    if reason is not None:
-        if os.environ.get("MINERACE_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"MINERACE_REQUIRE_SERVICES=1 but {reason}")
-        pytest.skip(reason)
+def worker(needs_services, tmp_path_factory):
     database = PostgresDatabase().create()
     env = base_env(
         DEBUG="0",

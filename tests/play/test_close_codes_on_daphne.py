@@ -3,7 +3,6 @@ go through Daphne's WebSocket protocol, which once turned 1008 and 1009 into 101
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -11,6 +10,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.services.racing import http_json
 from tests.support.servers import Daphne, base_env, migrate
+from tests.support.waiting import async_wait_until
 from tests.support.wsclient import WsClient
 
 
@@ -59,21 +59,15 @@ async def test_frames_buffered_behind_a_1009_are_ignored_and_the_spectator_is_le
     client = await WsClient(daphne.ws_url, game["id"]).connect()
     assert (await client.request({"type": "hello", "role": "spectator"}))["type"] == "welcome"
     state = f"{daphne.url}/api/games/{game['id']}/"
-    assert await eventually(lambda: http_json(state)["spectators"] == 1)
+    await async_wait_until(
+        lambda: http_json(state)["spectators"] == 1, message="the spectator to be counted"
+    )
     await client.ws.send("x" * 70_000)
     for k in range(5):
         await client.ws.send(json.dumps({"type": "ping", "id": 100 + k}))
     assert await closed_with(client) == 1009
     assert not [f for f in client.received if f["type"] == "pong"]
-    assert await eventually(lambda: http_json(state)["spectators"] == 0)
+    await async_wait_until(
+        lambda: http_json(state)["spectators"] == 0, message="the closed spectator to be released"
+    )
     assert "Traceback" not in daphne.log_text()
-
-
-async def eventually(check, timeout: float = 10) -> bool:
-    """Poll `check` until it holds (a state the server reaches on its own) or time runs out."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not check():
-        if asyncio.get_running_loop().time() > deadline:
-            return False
-        await asyncio.sleep(0.05)
-    return True

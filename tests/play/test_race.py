@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from games.models import Game, Move, Player
 from tests.play.helpers import Client, cell_map, create_game, spectator
 from tests.play.race_helpers import SEED, race, race_board, solve, start
+from tests.support.waiting import async_wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -229,12 +230,10 @@ async def test_a_race_everyone_left_still_ends(settings):
     await start([alice, bob])
     await alice.close()
     await bob.close()
-    for _ in range(40):
-        await asyncio.sleep(0.1)
-        game = await database_sync_to_async(Game.objects.get)(pk=game_id)
-        if game.status == "finished":
-            break
-    assert game.status == "finished"
+    await async_wait_until(
+        database_sync_to_async(Game.objects.filter(pk=game_id, status="finished").exists),
+        message="the reaper to end the race",
+    )
     statuses = await database_sync_to_async(
         lambda: sorted(Player.objects.filter(game_id=game_id).values_list("status", flat=True))
     )()

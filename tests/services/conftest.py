@@ -1,12 +1,12 @@
 """Multi-worker tests on the real services: PostgreSQL, Redis and several Daphne processes.
 
 Skipped with a reason when PostgreSQL or Redis is not reachable, unless
-MINERACE_REQUIRE_SERVICES=1 (as CI sets it), where a missing service fails the run.
+MINERACE_REQUIRE_SERVICES=1 (as CI sets it), where a missing service fails the run
+(`needs_services`, tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import os
 import uuid
 
 import pytest
@@ -16,22 +16,11 @@ from tests.support.servers import (
     PostgresDatabase,
     base_env,
     migrate,
-    services_missing_reason,
 )
 
 
-@pytest.fixture(scope="session")
-def _services_available() -> None:
-    reason = services_missing_reason()
-    if reason is None:
-        return
-    if os.environ.get("MINERACE_REQUIRE_SERVICES") == "1":
-        pytest.fail(f"MINERACE_REQUIRE_SERVICES=1 but {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
-def postgres(_services_available):
+def postgres(needs_services):
     database = PostgresDatabase().create()
     yield database
     database.drop()

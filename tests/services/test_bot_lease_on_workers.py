@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 
 import psycopg
 
 from tests.services.racing import http_json, join, watch
+from tests.support.waiting import async_wait_until
 
 
-def seat(url: str, game_id: str) -> tuple[str, int]:
+def seat(url: str, game_id: str) -> tuple[str, int, str]:
+    """The bot's driver, its moves so far and its status."""
     with psycopg.connect(url) as conn:
-        worker, moves = conn.execute(
-            "SELECT s.worker, p.moves_count FROM bots_botseat s JOIN games_player p"
+        worker, moves, status = conn.execute(
+            "SELECT s.worker, p.moves_count, p.status FROM bots_botseat s JOIN games_player p"
             " ON p.id = s.player_id WHERE s.game_id = %s",
             (game_id,),
         ).fetchone()
-    return worker, moves
+    return worker, moves, status
+
+
+def seat_once(
+    url: str, game_id: str, check: Callable[[str, int, str], bool]
+) -> Callable[[], tuple[str, int, str] | None]:
+    """A predicate to wait on: the bot's seat (as `seat`) once `check` holds for it."""
+
+    def predicate() -> tuple[str, int, str] | None:
+        row = seat(url, game_id)
+        return row if check(*row) else None
+
+    return predicate
 
 
 async def test_the_bots_worker_is_killed_and_another_drives_it_to_the_end(cluster, postgres):
@@ -33,29 +47,43 @@ async def test_the_bots_worker_is_killed_and_another_drives_it_to_the_end(cluste
     assert (await human.request({"type": "ready"}))["type"] == "ready"
     await human.until("started", timeout=10)
 
-    deadline = time.monotonic() + 20
-    while (driver := seat(postgres.url, game_id))[1] < 3 and time.monotonic() < deadline:
-        await asyncio.sleep(0.2)
-    worker, moves_before = driver
+    worker, moves_before, _ = await async_wait_until(
+        seat_once(postgres.url, game_id, lambda _driver, moves, _status: moves >= 3),
+        message="the bot to make three moves",
+        timeout=20,
+        interval=0.2,
+    )
     pids = {w.process.pid: w for w in (a, b, extra)}
     owner = next(w for pid, w in pids.items() if f":{pid}:" in worker)
-    assert moves_before >= 3
     owner.kill9()
     killed_at = time.monotonic()
 
-    taken_over = None
-    while time.monotonic() - killed_at < 30:
-        new_worker, moves = seat(postgres.url, game_id)
-        if new_worker != worker and moves > moves_before:
-            taken_over = time.monotonic() - killed_at
-            break
-        await asyncio.sleep(0.2)
-    assert taken_over is not None and taken_over < 5 + 1 + 3  # the lease, a pass, slack
+    new_worker, moves_taken_over, _ = await async_wait_until(
+        seat_once(
+            postgres.url,
+            game_id,
+            lambda driver, moves, _status: driver != worker and moves > moves_before,
+        ),
+        message="another worker to drive the bot on",
+        timeout=30,
+        interval=0.2,
+    )
+    taken_over = time.monotonic() - killed_at
+    assert taken_over < 5 + 1 + 3  # the lease, a pass, slack
     survivors = [w for w in (a, b, extra) if w is not owner]
     assert any(f":{w.process.pid}:" in new_worker for w in survivors)
 
-    # The new driver plays on: more moves, each seq once, in order.
-    await asyncio.sleep(2)
+    # The new driver plays on (unless that move ended the bot's race): more moves, each seq
+    # once, in order.
+    await async_wait_until(
+        seat_once(
+            postgres.url,
+            game_id,
+            lambda _driver, moves, status: moves > moves_taken_over + 1 or status != "playing",
+        ),
+        message="the new driver's next moves",
+        interval=0.2,
+    )
     with psycopg.connect(postgres.url) as conn:
         seqs = [row[0] for row in conn.execute(
             "SELECT m.seq FROM games_move m JOIN games_player p ON p.id = m.player_id"

@@ -114,7 +114,7 @@ async def test_open_sockets_per_address_are_capped_over_workers_and_heal_after_k
     limited.workers.remove(a)
     refused = await refused_open(b, game_id, client)
     assert refused["code"] == "too_fast"
-    await asyncio.sleep(LEASE_S + 1)
+    await asyncio.sleep(LEASE_S + 1)  # time passes: the dead worker's leases lapse
     back = [await connect(b, game_id, client), await connect(c, game_id, client)]
     for sock in back:
         assert (await sock.request({"type": "ping"}))["type"] == "pong"

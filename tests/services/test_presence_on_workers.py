@@ -11,6 +11,7 @@ import pytest
 
 from tests.services.conftest import make_cluster
 from tests.services.racing import create_race, join, ready_and_start, resume, watch
+from tests.support.waiting import async_wait_until
 
 # Short clocks, so that the test takes seconds: leases of 2 s renewed every 0.5 s, abandonment
 # after 4 s offline.
@@ -55,13 +56,11 @@ async def test_kill_9_of_a_worker_takes_its_racers_offline_and_dnf_unless_they_c
     assert max(offline.values()) < 2 + 0.5 + 3  # a lease, a pass and some slack
 
     # The spectator count is right again once the dead worker's spectator lease has run out.
-    count = None
-    deadline = time.monotonic() + 10
-    while count != 1 and time.monotonic() < deadline:
+    async def counted_one() -> bool:
         frame = await survivor_watcher.recv(timeout=10)
-        if frame["type"] == "spectators":
-            count = frame["count"]
-    assert count == 1
+        return frame["type"] == "spectators" and frame["count"] == 1
+
+    await async_wait_until(counted_one, message="a spectator count of 1", interval=0)
 
     # Bob comes back on the surviving worker in time; cleo never does.
     bob2, again = await resume(survivor.ws_url, game_id, wb["token"])

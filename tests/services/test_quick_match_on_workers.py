@@ -9,6 +9,8 @@ import json
 import psycopg
 from websockets.asyncio.client import connect
 
+from tests.support.waiting import async_wait_until
+
 
 async def seek(ws_url: str, name: str, preset: str = "beginner"):
     ws = await connect(f"{ws_url}/ws/match/", origin=ws_url.replace("ws://", "http://"))
@@ -24,6 +26,14 @@ async def matched(ws) -> dict:
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         if frame["type"] == "matched":
             return frame
+
+
+def queue(postgres_url: str) -> list[tuple[str, bool]]:
+    """The quick-match queue: each seeker's name and whether its lease still runs."""
+    with psycopg.connect(postgres_url) as conn:
+        return conn.execute(
+            "SELECT name, expires_at > now() FROM matchmaking_seeker ORDER BY id"
+        ).fetchall()
 
 
 async def test_seekers_on_two_workers_are_matched_each_once(cluster, postgres):
@@ -54,13 +64,19 @@ async def test_a_killed_workers_seekers_leave_the_queue(cluster, postgres):
     victim = cluster.start_worker()
     ghost = await seek(victim.ws_url, "ghost", preset="expert")
     victim.kill9()
-    with psycopg.connect(postgres.url) as conn:
-        assert conn.execute("SELECT count(*) FROM matchmaking_seeker").fetchone() == (1,)
-    await asyncio.sleep(11)  # the ghost's lease (10 s) runs out
+    assert queue(postgres.url) == [("ghost", True)]
+    await async_wait_until(
+        lambda: ("ghost", True) not in queue(postgres.url),
+        message="the ghost's lease (10 s) to run out",
+        timeout=15,
+        interval=0.2,
+    )
     live = await seek(survivor.ws_url, "alive", preset="expert")
-    await asyncio.sleep(1.5)
-    with psycopg.connect(postgres.url) as conn:
-        rows = conn.execute("SELECT name FROM matchmaking_seeker").fetchall()
-    assert rows == [("alive",)]  # not matched with a seeker nobody hears
+    # A match pass (the seek's own, or the survivor's periodic one) drops the lapsed ghost.
+    await async_wait_until(
+        lambda: "ghost" not in [name for name, _ in queue(postgres.url)],
+        message="the ghost to leave the queue",
+    )
+    assert queue(postgres.url) == [("alive", True)]  # not matched with a seeker nobody hears
     await live.close()
     del ghost

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import psycopg
 import pytest
@@ -11,12 +10,13 @@ import pytest
 from tests.services.conftest import make_cluster
 from tests.services.racing import create_race, http_json, join, ready_and_start, resume, watch
 from tests.support.servers import RedisServer
+from tests.support.waiting import async_wait_until
 
 pytestmark = pytest.mark.services
 
 
 @pytest.fixture
-def private_redis(_services_available, tmp_path):
+def private_redis(needs_services, tmp_path):
     server = RedisServer(tmp_path).start()
     yield server
     server.stop()
@@ -44,7 +44,7 @@ async def test_redis_restart_mid_race(postgres, private_redis, tmp_path):
         assert (await bob.until("progress"))["seq"] == first["seq"]
 
         private_redis.stop()
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # Redis stays away a moment: the outage is the point
         private_redis.start()
 
         # Sockets may have been closed (1011): clients reconnect and resume, as the page does.
@@ -53,20 +53,24 @@ async def test_redis_restart_mid_race(postgres, private_redis, tmp_path):
         watcher = await reconnecting(watcher, lambda: watch(b.ws_url, game_id))
 
         # Moves go on being applied, and events cross workers again, with no worker restarted.
-        deadline = time.monotonic() + 20
-        crossed = False
-        while not crossed and time.monotonic() < deadline:
+        async def a_move_crosses_workers():
+            """Alice's move if Bob hears of it within a second, else None."""
             answer = await alice.request({"type": "flag", "x": 1, "y": 0})
             assert answer["type"] == "cells", answer
             try:
                 while True:
                     frame = await bob.recv(timeout=1)
                     if frame["type"] == "progress" and frame["seq"] == answer["seq"]:
-                        crossed = True
-                        break
+                        return answer
             except TimeoutError:
-                pass
-        assert crossed, "events never crossed workers again after the Redis restart"
+                return None
+
+        answer = await async_wait_until(
+            a_move_crosses_workers,
+            message="events to cross workers again after the Redis restart",
+            timeout=20,
+            interval=0,
+        )
         spectated = await watcher.until("cells", timeout=5)
         while spectated["seq"] < answer["seq"]:
             spectated = await watcher.until("cells", timeout=5)
@@ -104,16 +108,15 @@ async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
 
         private_redis.stop()
         state = f"{a.url}/api/games/{game_id}/"
-        deadline = time.monotonic() + 15
-        while http_json(state)["status"] != "running":
-            assert time.monotonic() < deadline, "the race never started"
-            await asyncio.sleep(0.1)
+        await async_wait_until(
+            lambda: http_json(state)["status"] == "running", message="the race to start", timeout=15
+        )
         answer = await alice.request({"type": "flag", "x": 0, "y": 0})
         assert answer["type"] == "cells", answer  # committed, so answered as such
-        deadline = time.monotonic() + 10
-        while outbox_rows(postgres.url) < 2:  # started and the move, kept once refused
-            assert time.monotonic() < deadline, "the refused events never reached the outbox"
-            await asyncio.sleep(0.1)
+        await async_wait_until(
+            lambda: outbox_rows(postgres.url) >= 2,  # started and the move, kept once refused
+            message="the refused events to reach the outbox",
+        )
         private_redis.start()
 
         started = await bob.until("started", timeout=15)
@@ -123,10 +126,9 @@ async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
         await watcher.until("started", timeout=15)
         cells = await watcher.until("cells", timeout=15)
         assert (cells["player"], cells["seq"], cells["cells"]) == (wa["you"], 1, [[0, 0, "F"]])
-        deadline = time.monotonic() + 10
-        while outbox_rows(postgres.url):
-            assert time.monotonic() < deadline, "the outbox was never emptied"
-            await asyncio.sleep(0.1)
+        await async_wait_until(
+            lambda: outbox_rows(postgres.url) == 0, message="the outbox to be emptied"
+        )
         for client in (alice, bob, watcher):
             await client.close()
     finally:

@@ -13,13 +13,14 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tests.support.waiting import WaitTimeout, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get("MINERACE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -90,17 +91,25 @@ class Daphne:
                 self.command(), cwd=REPO_ROOT, env=self.env, stdout=log_file,
                 stderr=subprocess.STDOUT,
             )  # fmt: skip
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited {self.process.returncode}:\n{self.log_text()}")
-            try:
-                with urllib.request.urlopen(self.url + self.health_path, timeout=1):
-                    return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"daphne did not answer within {timeout} s:\n{self.log_text()}")
+        try:
+            wait_until(
+                self.answers,
+                message=lambda: f"daphne to answer {self.health_path}:\n{self.log_text()}",
+                timeout=timeout,
+                ignoring=(urllib.error.URLError, ConnectionError, TimeoutError),
+            )
+        except WaitTimeout:
+            self.stop()
+            raise
+        return self
+
+    def answers(self) -> bool:
+        """Whether the worker answers its health path (an error if it has exited)."""
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise RuntimeError(f"daphne exited {self.process.returncode}:\n{self.log_text()}")
+        with urllib.request.urlopen(self.url + self.health_path, timeout=1):
+            return True
 
     def kill9(self) -> None:
         """Kill the worker the hard way, as a crash would."""
@@ -179,12 +188,15 @@ class RedisServer:
              "--appendonly", "no", "--dir", str(self.workdir)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while not port_open("127.0.0.1", self.port):
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
+        wait_until(self.answers, message="redis-server to start", timeout=10, interval=0.05)
         return self
+
+    def answers(self) -> bool:
+        """Whether the server takes connections (an error if it has exited)."""
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise RuntimeError(f"redis-server exited {self.process.returncode}")
+        return port_open("127.0.0.1", self.port)
 
     def stop(self) -> None:
         if self.process is not None:
@@ -213,22 +225,6 @@ class PostgresDatabase:
 
     def drop(self) -> None:
         self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-
-
-def services_missing_reason() -> str | None:
-    """Why PostgreSQL and Redis cannot be used here, or None when both answer."""
-    try:
-        import psycopg
-
-        with psycopg.connect(PG_ADMIN_URL, connect_timeout=3):
-            pass
-    except Exception as exc:  # any failure to connect means: not available
-        return f"PostgreSQL at {PG_ADMIN_URL} is not available ({exc.__class__.__name__})"
-    if not port_open(*REDIS_HOST_PORT):
-        return "Redis at 127.0.0.1:6379 is not available"
-    if not (shutil.which("redis-server") or Path("/usr/bin/redis-server").exists()):
-        return "redis-server is not installed (the restart test runs a private one)"
-    return None
 
 
 @contextlib.contextmanager
