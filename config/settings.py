@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "games.edge.security_headers.GameCSPMiddleware",
     "games.edge.security_headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A change under /api/ must say it is JSON (415 otherwise), before anything else reads it.
+    "games.edge.middleware.JsonOnlyMiddleware",
     "games.edge.middleware.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

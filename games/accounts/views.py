@@ -7,7 +7,7 @@ from django.http import HttpRequest, JsonResponse
 from games.accounts.preferences import settings_change
 from games.accounts.selectors import account_settings
 from games.accounts.services import account_settings_update
-from games.edge.http import api_view, json_body, require_json_from_a_session
+from games.edge.http import api_view, json_body
 from games.errors import ServiceError
 
 
@@ -19,7 +19,6 @@ def my_settings(request: HttpRequest) -> JsonResponse:
             raise ServiceError("not_logged_in", "log in to keep settings on the server")
         return JsonResponse({"account": None, "settings": {}})
     if request.method == "PUT":
-        require_json_from_a_session(request)
         values = account_settings_update(user=user, change=settings_change(json_body(request)))
     else:
         values = account_settings(user=user)

@@ -26,6 +26,7 @@ STATUS_OF_CODE = {
     "method_not_allowed": 405,
     "not_finished": 409,
     "too_large": 413,
+    "unsupported_media_type": 415,
     "rate_limited": 429,
 }
 
@@ -61,7 +62,7 @@ def api_view(*methods: str) -> Callable:
 
 
 def json_body(request: HttpRequest) -> dict[str, Any]:
-    """The request body as a JSON object, whatever the Content-Type."""
+    """The request body as a JSON object (its Content-Type was checked by JsonOnlyMiddleware)."""
     length = request.headers.get("Content-Length")
     if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
         raise ServiceError("too_large", f"bodies are limited to {MAX_BODY_BYTES} bytes")
@@ -79,14 +80,6 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
 
 def _no_constants(name: str) -> Any:
     raise ValueError(name)
-
-
-def require_json_from_a_session(request: HttpRequest) -> None:
-    """A change made with a logged-in session must come as application/json: another site
-    cannot send that without a CORS preflight (never allowed), so it cannot act for a player
-    even where the session cookie's SameSite=Lax would not stop it. Bots send no cookie."""
-    if request.user.is_authenticated and request.content_type != "application/json":
-        raise ServiceError("invalid", "send the request as application/json", "body")
 
 
 def check_create_rate(request: HttpRequest) -> None:

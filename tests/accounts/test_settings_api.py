@@ -70,7 +70,8 @@ def test_bad_settings_are_invalid_and_change_nothing(client, account, body, fiel
 def test_only_json_bodies_can_change_settings(client, account):
     """A form post from another site could carry no JSON content type without a preflight."""
     refused = put(client, '{"theme": "dark"}', content_type="text/plain")
-    assert refused.status_code == 400 and refused.json()["error"]["field"] == "body"
+    assert refused.status_code == 415
+    assert refused.json()["error"]["code"] == "unsupported_media_type"
     assert put(client, "[1]").json()["error"]["code"] == "bad_json"
-    assert client.post(URL, {}).status_code == 405
+    assert client.post(URL, {}, content_type="application/json").status_code == 405
     assert not AccountSettings.objects.filter(user=account).exists()

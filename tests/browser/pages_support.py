@@ -18,7 +18,7 @@ from pathlib import Path
 from websockets.sync.client import connect
 
 from games.engine import Board, generate_board, start_cell
-from tests.browser.support import cell, click_until_won, wait_changed, wait_ready
+from tests.browser.support import JSON_HEADERS, cell, click_until_won, wait_changed, wait_ready
 
 State = dict[tuple[int, int], str]
 STATE_OF_WIRE = {"F": "flag", "H": "hidden", "X": "exploded"}
@@ -29,7 +29,9 @@ REPLAY_STATES_JS = """(player) => [...document.querySelectorAll(
 
 def api(base_url: str, path: str, body: dict | None = None) -> dict:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base_url + path, data=data, method="POST" if data else "GET")
+    request = urllib.request.Request(
+        base_url + path, data=data, method="POST" if data else "GET", headers=JSON_HEADERS
+    )
     with urllib.request.urlopen(request) as answer:
         return json.load(answer)
 

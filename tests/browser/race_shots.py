@@ -9,6 +9,7 @@ from pathlib import Path
 
 from games.engine import Board, generate_board, start_cell
 from tests.browser.support import (
+    JSON_HEADERS,
     LAPTOP,
     PHONE,
     board_states,
@@ -24,7 +25,9 @@ SEED = "screenshot-race"
 
 def create_race(base_url: str, body: dict) -> dict:
     request = urllib.request.Request(
-        base_url + "/api/games/", data=json.dumps({"mode": "race", **body}).encode()
+        base_url + "/api/games/",
+        data=json.dumps({"mode": "race", **body}).encode(),
+        headers=JSON_HEADERS,
     )
     with urllib.request.urlopen(request) as answer:
         return json.load(answer)

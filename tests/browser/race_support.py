@@ -14,7 +14,7 @@ from pathlib import Path
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.browser.support import expect, wait_ready
+from tests.browser.support import JSON_HEADERS, expect, wait_ready
 
 PASSWORD = "mine-field-42-Orbit"
 
@@ -33,7 +33,9 @@ def shoot(page, name: str) -> None:
 
 def api(base_url: str, path: str, body: dict | None = None) -> dict:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base_url + path, data=data, method="POST" if data else "GET")
+    request = urllib.request.Request(
+        base_url + path, data=data, method="POST" if data else "GET", headers=JSON_HEADERS
+    )
     with urllib.request.urlopen(request) as answer:
         return json.load(answer)
 

@@ -21,6 +21,7 @@ from tests.browser.no_guess_shots import no_guess_screenshots
 from tests.browser.race_shots import race_screenshots
 from tests.browser.support import (
     CHROMIUM_ARGS,
+    JSON_HEADERS,
     LAPTOP,
     PHONE,
     board_states,
@@ -37,7 +38,10 @@ from tests.support.requirements import CHROMIUM
 
 def open_new_game(page, base_url: str, body: dict) -> None:
     request = urllib.request.Request(
-        base_url + "/api/games/", data=json.dumps(body).encode(), method="POST"
+        base_url + "/api/games/",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers=JSON_HEADERS,
     )
     with urllib.request.urlopen(request) as answer:
         game = json.load(answer)

@@ -22,6 +22,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+# What a POST to the API must say of its body (PROTOCOL.md 3, v1.2: else 415).
+JSON_HEADERS = {"Content-Type": "application/json"}
 BOARD_STATES_JS = """() => [...document.querySelectorAll('#board .cell')]
     .map(cell => [Number(cell.dataset.x), Number(cell.dataset.y), cell.dataset.state])"""
 

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.support import expect, wait_ready
+from tests.browser.support import JSON_HEADERS, expect, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,10 @@ TIMES = "\N{MULTIPLICATION SIGN}"  # the page writes board sizes with a multipli
 def server_error(base_url: str, body: dict) -> dict:
     """The API's error for a creation body, asked directly."""
     request = urllib.request.Request(
-        base_url + "/api/games/", data=json.dumps(body).encode(), method="POST"
+        base_url + "/api/games/",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers=JSON_HEADERS,
     )
     with pytest.raises(urllib.error.HTTPError) as failure:
         urllib.request.urlopen(request)

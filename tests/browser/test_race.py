@@ -9,6 +9,7 @@ import pytest
 
 from games.engine import Board, generate_board, start_cell
 from tests.browser.support import (
+    JSON_HEADERS,
     board_states,
     cell,
     expect,
@@ -25,7 +26,9 @@ SEED = "race-browser"
 
 def api(base_url: str, path: str, body: dict | None = None) -> dict:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base_url + path, data=data, method="POST" if data else "GET")
+    request = urllib.request.Request(
+        base_url + path, data=data, method="POST" if data else "GET", headers=JSON_HEADERS
+    )
     with urllib.request.urlopen(request) as answer:
         return json.load(answer)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from tests.browser.support import PHONE, cell, wait_ready
+from tests.browser.support import JSON_HEADERS, PHONE, cell, wait_ready
 
 Point = tuple[float, float]
 
@@ -70,7 +70,10 @@ def cell_px(page) -> float:
 def open_game(page, base_url: str, body: dict) -> dict:
     """Create a game through the API and open its page; returns its public state."""
     request = urllib.request.Request(
-        base_url + "/api/games/", data=json.dumps(body).encode(), method="POST"
+        base_url + "/api/games/",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers=JSON_HEADERS,
     )
     with urllib.request.urlopen(request) as answer:
         game = json.load(answer)

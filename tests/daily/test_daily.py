@@ -146,7 +146,7 @@ def test_the_daily_leaderboard_ranks_counted_wins_by_time():
     ],
 )
 def test_bad_daily_requests(client, method, path, status):
-    answer = getattr(client, method)(path)
+    answer = getattr(client, method)(path, content_type="application/json")
     assert answer.status_code == status
     assert answer.json()["error"]["code"] in ("not_found", "method_not_allowed")
     assert not DailyChallenge.objects.exclude(day=today()).exists()
@@ -176,11 +176,14 @@ async def test_a_run_over_the_websocket_starts_at_its_public_start_cell():
 
 
 def test_another_site_cannot_spend_an_accounts_counted_run():
-    """A form post (what another site could send with the session) is refused; a bot with no
-    session may post anything."""
+    """A form post (what another site could send with the session) is refused, as any change
+    that does not say it is JSON (PROTOCOL.md 3, v1.2), from a guest too."""
     ann = logged_in("ann")
     refused = ann.post("/api/daily/beginner/", {"x": "1"})
-    assert refused.status_code == 400 and refused.json()["error"]["field"] == "body"
+    assert refused.status_code == 415
+    assert refused.json()["error"]["code"] == "unsupported_media_type"
+    assert HttpClient().post("/api/daily/beginner/").status_code == 415
     assert not DailyRun.objects.exists()
-    assert HttpClient().post("/api/daily/beginner/").status_code == 201
+    guest = HttpClient().post("/api/daily/beginner/", content_type="application/json")
+    assert guest.status_code == 201
     assert start_run(ann)["counted"] is True

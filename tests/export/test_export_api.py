@@ -151,7 +151,8 @@ def test_unknown_games_unfinished_games_and_wrong_methods(client):
     assert error(client.get(f"/api/games/{game.id}/export/")) == (409, "not_finished", None)
     first_reveal(game, ada, (4, 4))
     assert error(client.get(f"/api/games/{game.id}/export/")) == (409, "not_finished", None)
-    assert error(client.post(f"/api/games/{game.id}/export/")) == (405, "method_not_allowed", None)
+    wrong = client.post(f"/api/games/{game.id}/export/", content_type="application/json")
+    assert error(wrong) == (405, "method_not_allowed", None)
 
 
 def test_an_unknown_format_is_refused(client):

@@ -25,8 +25,8 @@ def spec() -> dict[str, Any]:
     return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 
 
-# PROTOCOL.md 3: every error status and the codes it may carry; 401 is docs/protocol.md 5.3's
-# (a guest's PUT /api/me/settings/).
+# PROTOCOL.md 3: every error status and the codes it may carry (v1.2 adds 415); 401 is
+# docs/protocol.md 5.3's (a guest's PUT /api/me/settings/).
 DOCUMENTED = {
     400: {"bad_json", "invalid"},
     401: {"not_logged_in"},
@@ -34,9 +34,16 @@ DOCUMENTED = {
     405: {"method_not_allowed"},
     409: {"not_finished"},
     413: {"too_large"},
+    415: {"unsupported_media_type"},
     429: {"rate_limited"},
 }
 SUCCESS = {("GET", 200), ("POST", 201), ("PUT", 200)}
+# The only POSTs whose 201 makes no game (an account's sign-up).
+CREATES_NO_GAME = {"/api/accounts/"}
+
+
+def creates_game(method: str, path: str, status: int) -> bool:
+    return (method, status) == ("POST", 201) and path not in CREATES_NO_GAME
 
 
 @dataclass

@@ -24,7 +24,7 @@ def http(
     `path` is the decoded path, `body` the parsed JSON body (or None); `postgres` and `daphne`
     say what serves it (the in-process tests run SQLite and no HTTP server).
     """
-    # test_a_post_labelled_multipart_gets_json_on_daphne: Twisted parses the form itself.
+    # test_a_post_labelled_multipart_gets_a_json_415_on_daphne: Twisted parses the form itself.
     return (
         daphne
         and method == "POST"

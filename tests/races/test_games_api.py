@@ -8,6 +8,8 @@ pytestmark = pytest.mark.django_db
 
 def post(client, body, **extra):
     data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    # The test client drops the Content-Type of an empty body; a program sends it anyway.
+    extra.setdefault("CONTENT_TYPE", "application/json")
     return client.post("/api/games/", data=data, content_type="application/json", **extra)
 
 
@@ -123,9 +125,15 @@ def test_bad_json(client, raw):
     assert_error(post(client, raw), 400, "bad_json")
 
 
-def test_body_is_json_whatever_the_content_type(client):
-    response = client.post("/api/games/", data='{"preset": "beginner"}', content_type="text/plain")
-    assert response.status_code == 201
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", "application/x-www-form-urlencoded", "application/json5", ""]
+)
+def test_a_body_must_say_it_is_json(client, content_type):
+    """PROTOCOL.md 3, v1.2: anything but application/json is 415, and creates nothing."""
+    body = '{"preset": "beginner"}'
+    response = post(client, body, CONTENT_TYPE=content_type)
+    assert_error(response, 415, "unsupported_media_type")
+    assert post(client, body, CONTENT_TYPE="Application/JSON; charset=utf-8").status_code == 201
 
 
 def test_too_large(client):
@@ -140,8 +148,10 @@ def test_unknown_game_unrouted_paths_and_methods(client):
     assert_error(client.get("/api/"), 404, "not_found")
     assert_error(client.delete("/api/games/"), 405, "method_not_allowed")
     game = post(client, {"preset": "beginner"}).json()
-    assert_error(client.post(f"/api/games/{game['id']}/"), 405, "method_not_allowed")
-    assert_error(client.put(f"/api/games/{game['id']}/moves/"), 405, "method_not_allowed")
+    json_type = {"content_type": "application/json"}
+    assert_error(client.post(f"/api/games/{game['id']}/", **json_type), 405, "method_not_allowed")
+    moves = client.put(f"/api/games/{game['id']}/moves/", "{}", **json_type)
+    assert_error(moves, 405, "method_not_allowed")
 
 
 def test_public_state_by_id(client):

@@ -98,7 +98,9 @@ def test_errors(client):
     assert client.get("/api/leaderboards/huge/").json()["error"]["code"] == "not_found"
     response = client.get("/api/leaderboards/expert/?period=year")
     assert response.status_code == 400 and response.json()["error"]["field"] == "period"
-    assert client.post("/api/leaderboards/expert/").status_code == 405
+    assert (
+        client.post("/api/leaderboards/expert/", content_type="application/json").status_code == 405
+    )
 
 
 def test_player_api(client):

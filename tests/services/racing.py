@@ -17,7 +17,8 @@ SIZE = (16, 16, 40)  # intermediate
 
 def http_json(url: str, body: dict | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Origin": url.split("/api")[0]})
+    headers = {"Origin": url.split("/api")[0], "Content-Type": "application/json"}
+    request = urllib.request.Request(url, data=data, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 

@@ -51,6 +51,7 @@ def forwarded(client: str, spoof: str = "") -> dict[str, str]:
 
 def create(url: str, headers: dict[str, str]) -> int:
     body = json.dumps({"preset": "beginner"}).encode()
+    headers = {**headers, "Content-Type": "application/json"}
     request = urllib.request.Request(url + "/api/games/", data=body, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -79,9 +80,8 @@ async def connect(worker, game_id: str, client: str) -> WsClient:
 
 def new_game(worker) -> str:
     body = json.dumps({"mode": "race", "preset": "beginner"}).encode()
-    request = urllib.request.Request(
-        worker.url + "/api/games/", data=body, headers=forwarded(f"192.0.2.{time.time_ns() % 250}")
-    )
+    headers = {**forwarded(f"192.0.2.{time.time_ns() % 250}"), "Content-Type": "application/json"}
+    request = urllib.request.Request(worker.url + "/api/games/", data=body, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())["id"]
 
@@ -141,9 +141,8 @@ async def test_one_players_moves_are_limited_over_all_its_connections(limited):
     """Before: five connections of one player sent 200 moves in half a second."""
     b, c = limited.workers[-2:]
     body = json.dumps({"width": 30, "height": 16, "mines": 99, "seed": "flags"}).encode()
-    request = urllib.request.Request(
-        b.url + "/api/games/", data=body, headers=forwarded("203.0.113.40")
-    )
+    headers = {**forwarded("203.0.113.40"), "Content-Type": "application/json"}
+    request = urllib.request.Request(b.url + "/api/games/", data=body, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         game_id = json.loads(response.read())["id"]
     first = await connect(b, game_id, "203.0.113.40")
