@@ -45,7 +45,8 @@ def test_analysis_is_published_when_the_game_is_over(client):
 
 def test_unknown_games_and_methods(client):
     assert client.get("/api/games/nope/analysis/").status_code == 404
-    assert client.post("/api/games/nope/analysis/").status_code == 405
+    wrong = client.post("/api/games/nope/analysis/", content_type="application/json")
+    assert wrong.status_code == 405
 
 
 def test_a_racer_who_skips_the_public_start_cell_and_hits_a_mine_made_a_mistake(client):
