@@ -1,5 +1,6 @@
-"""Logging in: usernames match whatever their case, and django-axes' hooks that count failed
-logins in the database (shared by every worker) and answer a locked-out login.
+"""Logging in: usernames match whatever their case, django-axes' hooks that count failed
+logins in the database (shared by every worker) and answer a locked-out login, and the API's
+sessions (PROTOCOL.md 3, v1.2), which go through the same login form and the same throttle.
 
 Settings: AUTHENTICATION_BACKENDS and AXES_* in config/settings.py; docs/deploy.md,
 "Security headers and logins", says how they were chosen and how to unlock.
@@ -14,13 +15,21 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from games.accounts.forms import signup_check
+from games.accounts.services import account_create
+from games.edge.http import error_response
+from games.errors import ServiceError
+
 UserModel = get_user_model()
+BACKEND = "games.accounts.auth.CaseInsensitiveModelBackend"
+USERNAME_MAX_CHARS = UserModel._meta.get_field(UserModel.USERNAME_FIELD).max_length
 
 
 def user_for_login(username: str) -> AbstractBaseUser | None:
@@ -98,13 +107,75 @@ class LoginAttemptsHandler(AxesDatabaseHandler):
         return count
 
 
+def retry_after_s(request: HttpRequest) -> int:
+    """Seconds until a locked-out login may be tried again (each failure restarts the wait)."""
+    wait = get_cool_off(request)
+    return max(1, int(wait.total_seconds())) if wait else 60
+
+
+def too_many_failures(request: HttpRequest) -> ServiceError:
+    return ServiceError(
+        "rate_limited",
+        "too many failed logins for this name or address; try again later",
+        retry_after_s=retry_after_s(request),
+    )
+
+
 def locked_out(
     request: HttpRequest, original_response: object = None, credentials: object = None
 ) -> HttpResponse:
-    """AXES_LOCKOUT_CALLABLE: the login page's "too many failed logins", with a 429."""
+    """AXES_LOCKOUT_CALLABLE: the login page's "too many failed logins", with a 429; under
+    /api/ the same refusal in the API's error shape."""
+    if request.path.startswith("/api/"):
+        error = too_many_failures(request)
+        return error_response(error, headers={"Retry-After": str(error.retry_after_s)})
     wait = get_cool_off(request)
     minutes = max(1, round(wait.total_seconds() / 60)) if wait else None
     response = render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
     if wait:
         response["Retry-After"] = str(int(wait.total_seconds()))
     return response
+
+
+# ---- the API's sessions (PROTOCOL.md 3, v1.2) ---------------------------------------------
+# Not atomic, on purpose: a refused login must keep the failure axes has just written.
+
+
+def session_login(*, request: HttpRequest, username: Any, password: Any) -> AbstractBaseUser:
+    """Log this session in through the login page's own form (its field rules, axes' throttle
+    and the case-insensitive backend): `bad_login`, or `rate_limited` while the name or the
+    address is locked out, whatever the password."""
+    for field, value in (("username", username), ("password", password)):
+        if not isinstance(value, str):
+            raise ServiceError("invalid", f"{field} must be a string", field)
+    # The form only displays this limit; past it no account matches, and the failure's row
+    # (axes keeps the name, 255 characters at most) could not even be written.
+    if len(username) > USERNAME_MAX_CHARS:
+        raise ServiceError(
+            "invalid", f"usernames have at most {USERNAME_MAX_CHARS} characters", "username"
+        )
+    form = AuthenticationForm(request, data={"username": username, "password": password})
+    valid = form.is_valid()
+    if getattr(request, "axes_locked_out", False):
+        raise too_many_failures(request)
+    if not valid:
+        for field in ("username", "password"):
+            if field in form.errors:  # required, too long, a NUL: never tried, never counted
+                raise ServiceError("invalid", " ".join(form.errors[field]), field)
+        raise ServiceError("bad_login", "wrong username or password")
+    user = form.get_user()
+    login(request, user)
+    return user
+
+
+def session_signup(*, request: HttpRequest, username: Any, password: Any) -> AbstractBaseUser:
+    """Create an account under the sign-up page's rules and log this session in as it."""
+    name = signup_check(username=username, password=password)
+    user = account_create(username=name, password=password)
+    login(request, user, backend=BACKEND)
+    return user
+
+
+def session_logout(*, request: HttpRequest) -> None:
+    """End this session (a session that was not logged in stays logged out)."""
+    logout(request)

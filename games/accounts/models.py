@@ -30,3 +30,31 @@ class AccountSettings(models.Model):
 
     def __str__(self) -> str:
         return f"settings of {self.user_id}"
+
+
+class Account(models.Model):
+    """What an account is, beyond Django's user: a bot account (PROTOCOL.md 6.1, set once and
+    for ever before it has played), one of the server's own bots (`house`: its level), and
+    marked by fair-play review. No row is a person's account, unmarked, as every account was
+    before v1.2: rows are made when first needed (a join, an upgrade, a house bot)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="account"
+    )
+    bot = models.BooleanField(default=False)
+    bot_since = models.DateTimeField(null=True, blank=True)
+    # The level key (games.bots.levels) of a server bot's account; "" for every other account.
+    house = models.CharField(max_length=16, blank=True, default="")
+    # Set by a moderator's mark (PROTOCOL.md 6.4); shown by GET /api/me/.
+    marked = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["house"], condition=~models.Q(house=""), name="one_account_per_house_bot"
+            )
+        ]
+
+    def __str__(self) -> str:
+        kind = f"house bot {self.house}" if self.house else "bot" if self.bot else "person"
+        return f"{self.user_id}: {kind}{' (marked)' if self.marked else ''}"

@@ -33,7 +33,7 @@ def account_create(*, username: str, password: str) -> Any:
             return get_user_model().objects.create_user(username=username, password=password)
     except IntegrityError:
         raise ServiceError(
-            "name_taken", "That name, or one that looks like it, is taken."
+            "name_taken", "That name, or one that looks like it, is taken.", "username"
         ) from None
 
 

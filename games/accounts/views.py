@@ -1,14 +1,48 @@
-"""`/api/me/settings/`: an account's game settings (docs/protocol.md 5.3)."""
+"""The accounts API: sign-up, sessions and the logged-in account for programs (PROTOCOL.md 3,
+v1.2), and an account's game settings (docs/protocol.md 5.3)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from games.accounts.auth import session_login, session_logout, session_signup
 from games.accounts.preferences import settings_change
-from games.accounts.selectors import account_settings
+from games.accounts.selectors import account_public, account_settings
 from games.accounts.services import account_settings_update
 from games.edge.http import api_view, json_body
 from games.errors import ServiceError
+
+
+def _logged_in(request: HttpRequest, doing: str) -> None:
+    if not request.user.is_authenticated:
+        raise ServiceError("not_logged_in", f"log in to {doing}")
+
+
+@api_view("POST")
+def accounts(request: HttpRequest) -> JsonResponse:
+    body = json_body(request)
+    user = session_signup(
+        request=request, username=body.get("username"), password=body.get("password")
+    )
+    return JsonResponse(account_public(user=user, fields=("name", "bot")), status=201)
+
+
+@api_view("POST", "DELETE")
+def session(request: HttpRequest) -> HttpResponse:
+    if request.method == "DELETE":
+        session_logout(request=request)
+        return HttpResponse(status=204)
+    body = json_body(request)
+    user = session_login(
+        request=request, username=body.get("username"), password=body.get("password")
+    )
+    return JsonResponse(account_public(user=user, fields=("name", "bot")))
+
+
+@api_view("GET")
+def me(request: HttpRequest) -> JsonResponse:
+    _logged_in(request, "see your account")
+    return JsonResponse(account_public(user=request.user))
 
 
 @api_view("GET", "PUT")

@@ -29,6 +29,8 @@ def _limits_out_of_the_way(settings):
         "PLAYER_MOVE_BURST": HIGH,
         "MATCH_BOT_S": HIGH,
     }
+    # Logins and sign-ups hash what they are sent: a fast hasher keeps the examples many.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -25,20 +25,30 @@ def spec() -> dict[str, Any]:
     return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 
 
-# PROTOCOL.md 3: every error status and the codes it may carry (v1.2 adds 415); 401 is
-# docs/protocol.md 5.3's (a guest's PUT /api/me/settings/).
+# PROTOCOL.md 3: every error status and the codes it may carry (v1.2 adds the accounts API's
+# and 415); a 401 of docs/protocol.md 5.3 too (a guest's PUT /api/me/settings/).
 DOCUMENTED = {
     400: {"bad_json", "invalid"},
-    401: {"not_logged_in"},
+    401: {"not_logged_in", "bad_login"},
     404: {"not_found"},
     405: {"method_not_allowed"},
-    409: {"not_finished"},
+    409: {"not_finished", "name_taken"},
     413: {"too_large"},
     415: {"unsupported_media_type"},
     429: {"rate_limited"},
 }
-SUCCESS = {("GET", 200), ("POST", 201), ("PUT", 200)}
-# The only POSTs whose 201 makes no game (an account's sign-up).
+SUCCESS = {("GET", 200), ("POST", 201), ("PUT", 200), ("POST", 200), ("DELETE", 204)}
+# Where each success and 401 may come from (anything else is a documented error or a bug).
+SUCCESS_ONLY_AT = {
+    ("POST", 200): {"/api/session/"},
+    ("DELETE", 204): {"/api/session/"},
+}
+NOT_LOGGED_IN_AT = {
+    ("PUT", "/api/me/settings/"),
+    ("GET", "/api/me/"),
+    ("POST", "/api/session/"),
+}
+# The only POSTs whose 201 makes a game (an account's sign-up makes none).
 CREATES_NO_GAME = {"/api/accounts/"}
 
 
@@ -101,6 +111,11 @@ def assert_documented(answer: Answer, method: str, path: str) -> str | None:
     """The answer is a success of its method or a documented error; returns the error code."""
     assert answer.status < 500, f"server error: {answer}"
     if (method, answer.status) in SUCCESS:
+        if (method, answer.status) in SUCCESS_ONLY_AT:
+            assert path in SUCCESS_ONLY_AT[(method, answer.status)], str(answer)
+        if answer.status == 204:
+            assert not answer.body, str(answer)
+            return None
         if method == "GET" and path.endswith("/export/"):  # a replay file (protocol.md 5.2)
             assert answer.headers.get("content-type") == "application/octet-stream", str(answer)
             return None
@@ -119,7 +134,7 @@ def assert_documented(answer: Answer, method: str, path: str) -> str | None:
     assert isinstance(error["message"], str) and error["message"], str(answer)
     assert error["field"] is None or isinstance(error["field"], str), str(answer)
     if answer.status == 401:
-        assert (method, path) == ("PUT", "/api/me/settings/"), str(answer)
+        assert (method, path) in NOT_LOGGED_IN_AT, str(answer)
     if answer.status == 405:
         assert answer.headers.get("allow"), str(answer)
     if answer.status == 429:
