@@ -127,6 +127,9 @@ class Player(models.Model):
     )
     # A bot (games.bots) plays this seat: never rated, never on a leaderboard.
     is_bot = models.BooleanField(default=False)
+    # A bot account plays this seat (PROTOCOL.md 6.1; the server's own bots too), fixed at the
+    # join: an account turns into a bot account only before it has played, never back.
+    bot = models.BooleanField(default=False)
     # SHA-256 of the browser session that joined (empty if none): with `user`, how a racer is
     # recognised when it asks to watch its own race (races.lifecycle.spectator_check).
     session_hash = models.CharField(max_length=64, blank=True, default="")

@@ -25,6 +25,7 @@ urlpatterns = [
     re_path(r"^accounts/$", accounts.accounts),
     re_path(r"^session/$", accounts.session),
     re_path(r"^me/$", accounts.me),
+    re_path(r"^me/bot/$", accounts.me_bot),
     re_path(r"^me/settings/$", accounts.my_settings),
     re_path(r"^daily/$", daily.overview),
     re_path(r"^daily/(?P<preset>[a-z]{1,16})/$", daily.run),

@@ -1,5 +1,6 @@
 """Accounts: who owns a name (the account whose username has the same skeleton, if any),
-creating an account, and keeping its game settings."""
+creating an account, keeping its game settings, and what kind of account it is: a person's,
+a bot account (PROTOCOL.md 6.1), or one of the server's own bots."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from games.accounts.models import AccountName, AccountSettings
+from games.accounts.models import Account, AccountName, AccountSettings
 from games.errors import ServiceError
+from games.models import Player, Score
 from games.names import name_skeleton
 
 
@@ -44,3 +47,59 @@ def account_settings_update(*, user: Any, change: dict[str, Any]) -> dict[str, A
     row.values = {**row.values, **change}
     row.save(update_fields=["values", "updated_at"])
     return row.values
+
+
+def _has_played(user: Any) -> bool:
+    """Any game joined, score or rating: what a bot account must never carry from a person.
+    (Ratings are read through the account's reverse relation: games.ratings sits beside this
+    room, not below it.)"""
+    return (
+        Player.objects.filter(user=user).exists()
+        or Score.objects.filter(user=user).exists()
+        or get_user_model().objects.filter(pk=user.pk, rating__isnull=False).exists()
+    )
+
+
+@transaction.atomic
+def account_bot_upgrade(*, user: Any) -> Account:
+    """Make an account a bot account, once and for ever (PROTOCOL.md 6.1): only one that has
+    played nothing, so no result of a program ever stood as a person's. Asking again is a
+    no-op. The row is locked, and a join locks it too (account_joins_as_bot), so an upgrade
+    and a first game cannot both succeed."""
+    account, _ = Account.objects.select_for_update().get_or_create(user=user)
+    if account.bot:
+        return account
+    if _has_played(user):
+        raise ServiceError(
+            "has_games", "an account that has played cannot become a bot account: make a new one"
+        )
+    account.bot = True
+    account.bot_since = timezone.now()
+    account.save(update_fields=["bot", "bot_since"])
+    return account
+
+
+def account_joins_as_bot(*, user: Any) -> bool:
+    """Whether a new player of this account is a bot account's, read with the account's row
+    locked until the caller's transaction (a join) commits: an upgrade, which checks that the
+    account has no player, waits for it and then sees the player."""
+    account, _ = Account.objects.select_for_update().get_or_create(user=user)
+    return account.bot
+
+
+def house_bot_account(*, level: str, name: str) -> Any:
+    """The account the server's bot of this level plays under (a bot account, so its players
+    show `bot` and `is_bot`, and its name is claimed like any account's), made the first time
+    that level plays. It has no usable password: nobody logs in as it."""
+    account = Account.objects.filter(house=level).select_related("user").first()
+    if account is not None:
+        return account.user
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=name)  # unusable password
+            Account.objects.update_or_create(
+                user=user, defaults={"bot": True, "bot_since": timezone.now(), "house": level}
+            )
+            return user
+    except IntegrityError:  # another worker made it meanwhile: the same account for both
+        return Account.objects.select_related("user").get(house=level).user

@@ -1,5 +1,5 @@
 """The accounts API: sign-up, sessions and the logged-in account for programs (PROTOCOL.md 3,
-v1.2), and an account's game settings (docs/protocol.md 5.3)."""
+v1.2), the bot upgrade (6.1), and an account's game settings (docs/protocol.md 5.3)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from games.accounts.auth import session_login, session_logout, session_signup
 from games.accounts.preferences import settings_change
 from games.accounts.selectors import account_public, account_settings
-from games.accounts.services import account_settings_update
+from games.accounts.services import account_bot_upgrade, account_settings_update
 from games.edge.http import api_view, json_body
 from games.errors import ServiceError
 
@@ -43,6 +43,14 @@ def session(request: HttpRequest) -> HttpResponse:
 def me(request: HttpRequest) -> JsonResponse:
     _logged_in(request, "see your account")
     return JsonResponse(account_public(user=request.user))
+
+
+@api_view("POST")
+def me_bot(request: HttpRequest) -> JsonResponse:
+    _logged_in(request, "make your account a bot account")
+    json_body(request)  # `{}`: nothing to choose, but a body it must be
+    account = account_bot_upgrade(user=request.user)
+    return JsonResponse({"bot": account.bot})
 
 
 @api_view("GET", "PUT")

@@ -48,6 +48,8 @@ def _entries(challenge: DailyChallenge) -> list[dict[str, Any]]:
         player = players.get(run.game_id)
         if player is None or run.user_id is None or player.user_id != run.user_id:
             continue  # never played under its account
+        if player.bot:
+            continue  # a run made before its account became a bot account, played as a bot
         won_in_time = (
             player.status == PlayerStatus.WON and player.finished_at and player.finished_at < end
         )

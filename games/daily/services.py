@@ -15,6 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.accounts.selectors import account_kind
 from games.boards.search import ng1_attempt_for
 from games.daily.models import DailyChallenge, DailyRun
 from games.engine import start_cell
@@ -62,7 +63,8 @@ def challenge_of(*, day: date, preset: str, now: datetime | None = None) -> Dail
 
 
 def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
-    """A new run on today's board: an account's first is counted, the rest are practice."""
+    """A new run on today's board: an account's first is counted, the rest are practice, and
+    a bot account's are all practice (PROTOCOL.md 6.1)."""
     preset = check_preset(preset)
     now = timezone.now()
     challenge = challenge_of(day=today(now), preset=preset, now=now)
@@ -76,7 +78,11 @@ def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
             seed_commitment=challenge.seed_commitment, safe_x=challenge.start_x,
             safe_y=challenge.start_y, secrets_at=day_end(challenge.day),
         )  # fmt: skip
-        counted = user is not None and not challenge.runs.filter(user=user, counted=True).exists()
+        counted = (
+            user is not None
+            and not account_kind(user=user).bot
+            and not challenge.runs.filter(user=user, counted=True).exists()
+        )
         try:
             with transaction.atomic():
                 run = DailyRun.objects.create(

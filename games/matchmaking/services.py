@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.accounts.selectors import account_kind
 from games.bots.levels import level_for
 from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
@@ -45,12 +46,15 @@ class Matched:
 
 
 def seek_start(*, channel: str, preset: Any, no_guess: Any, name: Any, user: Any) -> Seeker:
-    """Put a connection in the queue (one seek per connection: the edge checks)."""
+    """Put a connection in the queue (one seek per connection: the edge checks). Quick match
+    is for people: a bot account may not seek (PROTOCOL.md 6.1)."""
     if not isinstance(preset, str) or preset not in PRESETS:
         raise ServiceError("bad_message", f"preset must be one of {', '.join(PRESETS)}")
     if not isinstance(no_guess, bool):
         raise ServiceError("bad_message", "no_guess must be true or false")
     user = user if user is not None and user.is_authenticated else None
+    if user is not None and account_kind(user=user).bot:
+        raise ServiceError("bot_forbidden", "bot accounts do not seek: create or join a race")
     if user is None:
         name = lifecycle.guest_name(name=name)
         rating = BASE

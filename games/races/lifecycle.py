@@ -18,7 +18,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.accounts.services import name_is_claimed
+from games.accounts.selectors import account_kind
+from games.accounts.services import account_joins_as_bot, house_bot_account, name_is_claimed
 from games.boards.search import ng1_attempt_for
 from games.bots.levels import LEVELS
 from games.bots.models import BotSeat
@@ -57,8 +58,10 @@ def guest_name(*, name: Any) -> str:
     return name
 
 
-def game_create(*, spec: GameSpec) -> Game:
-    """Create a game in the lobby; a chosen seed makes it unranked."""
+def game_create(*, spec: GameSpec, user: Any = None) -> Game:
+    """Create a game in the lobby; a chosen seed makes it unranked, and so does a bot
+    account's creating it (PROTOCOL.md 6.1: its games are never ranked)."""
+    by_bot = user is not None and user.is_authenticated and account_kind(user=user).bot
     seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
     salt = secrets.token_hex(16)  # PROTOCOL.md 1.7: disclosed with the seed at the end
     ng_attempt = None
@@ -72,7 +75,7 @@ def game_create(*, spec: GameSpec) -> Game:
         height=spec.height,
         mines=spec.mines,
         max_players=spec.max_players,
-        ranked=spec.preset is not None and spec.seed is None,
+        ranked=spec.preset is not None and spec.seed is None and not by_bot,
         no_guess=spec.no_guess,
         ng_attempt=ng_attempt,
         seed=seed,
@@ -95,7 +98,9 @@ def player_join(
     """Join a game as a new player under a name unique in the game (races: lobby only).
 
     A logged-in user plays under its username; a guest may not take a registered username.
-    `session_key` is the joining browser's session, if it has one (spectator_check).
+    `session_key` is the joining browser's session, if it has one (spectator_check). A bot
+    account's player is a bot's (`bot`), and the game it joins is neither ranked nor rated
+    from then on, for everyone in it (PROTOCOL.md 6.1).
     """
     user = user if user is not None and user.is_authenticated else None
     name = user.get_username() if user is not None else guest_name(name=name)
@@ -114,6 +119,7 @@ def player_join(
     key = name_skeleton(name)
     if any(p.name_key == key for p in players):
         raise ServiceError("name_taken", "that name is taken in this game")
+    bot = user is not None and account_joins_as_bot(user=user)  # game row, then account row
     token = secrets.token_urlsafe(24)
     try:
         with transaction.atomic():
@@ -123,12 +129,24 @@ def player_join(
                 name_key=key,
                 token_hash=hash_token(token),
                 user=user,
+                bot=bot,
                 session_hash=hash_token(session_key) if session_key else "",
                 status=PlayerStatus.PLAYING if game.mode == GameMode.SOLO else PlayerStatus.JOINED,
             )
     except IntegrityError:
         raise ServiceError("name_taken", "that name is taken in this game") from None
-    joined = to_everyone(game, "joined", {"player": {"id": player.id, "name": player.name}})
+    if bot and (game.ranked or game.rated):
+        game.ranked = game.rated = False
+        game.save(update_fields=["ranked", "rated"])
+    joined = to_everyone(
+        game,
+        "joined",
+        {
+            "player": {"id": player.id, "name": player.name, "bot": player.bot},
+            "ranked": game.ranked,
+            "rated": game.rated,
+        },
+    )
     return Joined(player=player, token=token, events=[joined])
 
 
@@ -304,8 +322,10 @@ def race_rematch(*, player_id: str) -> list[Event]:
 
 
 def bot_join(*, game: Game, level: str) -> Player:
-    """Seat a bot of this level in a race's lobby, ready at once (its worker's driver plays it)."""
-    joined = player_join(game_id=game.id, name=LEVELS[level].name)
+    """Seat a bot of this level in a race's lobby, ready at once (its worker's driver plays it).
+    It plays under its level's bot account, so the race is neither ranked nor rated."""
+    account = house_bot_account(level=level, name=LEVELS[level].name)
+    joined = player_join(game_id=game.id, name=None, user=account)
     Player.objects.filter(pk=joined.player.pk).update(is_bot=True)
     BotSeat.objects.create(player=joined.player, game_id=game.id, level=level)
     player_ready(player_id=joined.player.id)
@@ -314,11 +334,12 @@ def bot_join(*, game: Game, level: str) -> Player:
 
 @transaction.atomic
 def bot_race_create(*, spec: GameSpec, level: str) -> Game:
-    """`Race a bot`: a two-seat race with the bot already in, never rated."""
+    """`Race a bot`: a two-seat race with the bot already in, never ranked or rated."""
     game = game_create(spec=spec)
     Game.objects.filter(pk=game.pk).update(max_players=2, rated=False)
     game.refresh_from_db()
     bot_join(game=game, level=level)
+    game.refresh_from_db()
     return game
 
 

@@ -74,7 +74,8 @@ def player_public(player: Player, game: Game) -> dict[str, Any]:
         "flags": player.flags,
         "clicks": player.clicks,
         "time_ms": player.time_ms,
-        "is_bot": player.is_bot,
+        "is_bot": player.is_bot,  # the server's own bots (v1.1)
+        "bot": player.bot,  # any bot account's player, the server's bots included (v1.2)
     }
 
 
@@ -92,6 +93,7 @@ def results(game: Game, placed: list[Placed]) -> list[dict[str, Any]]:
                 "rank": place.rank,
                 "player": p.id,
                 "name": p.name,
+                "bot": p.bot,
                 "status": p.status,
                 "time_ms": p.time_ms if won else None,
                 "bbbv": bbbv,

@@ -22,7 +22,7 @@ def games(request: HttpRequest) -> JsonResponse:
         if spec.bot is not None:
             game = lifecycle.bot_race_create(spec=spec, level=spec.bot)
         else:
-            game = lifecycle.game_create(spec=spec)
+            game = lifecycle.game_create(spec=spec, user=request.user)
         return JsonResponse(selectors.game_state(game_id=game.id), status=201)
     listings = {"lobby": selectors.lobby_games, "running": selectors.running_games}
     status = request.GET.get("status")

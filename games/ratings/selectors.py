@@ -22,6 +22,9 @@ def ratings_table(*, preset: str, variant: str = Variant.CLASSIC) -> dict[str, A
         raise ServiceError("invalid", "variant must be classic or no_guess", "variant")
     rows = (
         Rating.objects.filter(preset=preset, variant=variant, games__gt=0)
+        # A bot account is never rated (PROTOCOL.md 6.1); should one hold a rating, it is not
+        # listed. (Through the account's relation: games.accounts is beside this room.)
+        .exclude(user__account__bot=True)
         .select_related("user")
         .order_by("-display", "user__username")[:LIMIT]
     )
@@ -35,6 +38,7 @@ def ratings_table(*, preset: str, variant: str = Variant.CLASSIC) -> dict[str, A
                 "rating": row.display,
                 "games": row.games,
                 "provisional": provisional(row.games),
+                "bot": False,  # bot accounts are left out above
             }
             for rank, row in enumerate(rows, start=1)
         ],

@@ -24,7 +24,7 @@ def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> No
     variant = game.variant
     rows: dict[str, Rating | None] = {}
     for player in players:
-        if player.user_id is None:
+        if player.user_id is None or player.bot:  # a bot account keeps no rating, as a guest
             rows[player.id] = None
             continue
         row, _ = Rating.objects.select_for_update().get_or_create(

@@ -9,6 +9,7 @@ from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from games.accounts.selectors import account_kind
 from games.accounts.services import account_of_name
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
@@ -131,6 +132,7 @@ def player_page(*, name: str) -> dict[str, Any]:
         "name": display,
         "ratings": ratings_of(user_id=account.pk)["ratings"] if account else [],
         "verified": verified,
+        "bot": account is not None and account_kind(user=account).bot,
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),
         "recent": [

@@ -17,8 +17,10 @@ LEADERBOARD_SIZE = 100  # games.scores.leaderboards.LIMIT
 
 
 def score_record(*, game: Game, player: Player) -> Score | None:
-    """Write the finished player's score if the game is ranked (a preset, no chosen seed)."""
-    if not game.ranked or not game.preset or game.bbbv is None or player.is_bot:
+    """Write the finished player's score if the game is ranked (a preset, no chosen seed) and
+    a person played it: a bot account's game is never ranked, but a score, a best or a record
+    must not hang on that alone (PROTOCOL.md 6.1)."""
+    if not game.ranked or not game.preset or game.bbbv is None or player.is_bot or player.bot:
         return None
     won = player.status == PlayerStatus.WON
     score = Score.objects.create(

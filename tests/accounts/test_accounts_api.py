@@ -208,6 +208,7 @@ async def test_the_lockout_answers_json_under_asgi(async_client, settings):
         ("PUT", "/api/session/", "POST, DELETE"),
         ("GET", "/api/session/", "POST, DELETE"),
         ("POST", "/api/me/", "GET"),
+        ("GET", "/api/me/bot/", "POST"),
     ],
 )
 def test_each_route_allows_its_methods(client, method, path, allow):
@@ -216,7 +217,7 @@ def test_each_route_allows_its_methods(client, method, path, allow):
     assert answer["Allow"] == allow
 
 
-@pytest.mark.parametrize("path", ["/api/accounts/", "/api/session/"])
+@pytest.mark.parametrize("path", ["/api/accounts/", "/api/session/", "/api/me/bot/"])
 @pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "text/plain"])
 def test_a_form_from_another_site_changes_no_account(client, path, content_type):
     """What a page elsewhere could post with the player's cookie: refused before it counts."""
@@ -256,7 +257,7 @@ async def test_the_session_cookie_plays_as_its_account():
     welcome = await program.request({"type": "hello", "role": "player"})
     assert welcome["type"] == "welcome"
     me_player = next(p for p in welcome["game"]["players"] if p["id"] == welcome["you"])
-    assert me_player["name"] == "Deepmine"
+    assert (me_player["name"], me_player["bot"]) == ("Deepmine", False)
     player = await database_sync_to_async(Player.objects.select_related("user").get)(
         pk=welcome["you"]
     )

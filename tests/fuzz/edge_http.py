@@ -32,7 +32,7 @@ DOCUMENTED = {
     401: {"not_logged_in", "bad_login"},
     404: {"not_found"},
     405: {"method_not_allowed"},
-    409: {"not_finished", "name_taken"},
+    409: {"not_finished", "name_taken", "has_games"},
     413: {"too_large"},
     415: {"unsupported_media_type"},
     429: {"rate_limited"},
@@ -40,12 +40,13 @@ DOCUMENTED = {
 SUCCESS = {("GET", 200), ("POST", 201), ("PUT", 200), ("POST", 200), ("DELETE", 204)}
 # Where each success and 401 may come from (anything else is a documented error or a bug).
 SUCCESS_ONLY_AT = {
-    ("POST", 200): {"/api/session/"},
+    ("POST", 200): {"/api/session/", "/api/me/bot/"},
     ("DELETE", 204): {"/api/session/"},
 }
 NOT_LOGGED_IN_AT = {
     ("PUT", "/api/me/settings/"),
     ("GET", "/api/me/"),
+    ("POST", "/api/me/bot/"),
     ("POST", "/api/session/"),
 }
 # The only POSTs whose 201 makes a game (an account's sign-up makes none).
