@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -138,13 +139,13 @@ def locked_out(
 
 
 # ---- the API's sessions (PROTOCOL.md 3, v1.2) ---------------------------------------------
-# Not atomic, on purpose: a refused login must keep the failure axes has just written.
 
 
 def session_login(*, request: HttpRequest, username: Any, password: Any) -> AbstractBaseUser:
     """Log this session in through the login page's own form (its field rules, axes' throttle
     and the case-insensitive backend): `bad_login`, or `rate_limited` while the name or the
-    address is locked out, whatever the password."""
+    address is locked out, whatever the password. Not atomic, on purpose: a refused login
+    must keep the failure that axes has just written."""
     for field, value in (("username", username), ("password", password)):
         if not isinstance(value, str):
             raise ServiceError("invalid", f"{field} must be a string", field)
@@ -160,7 +161,7 @@ def session_login(*, request: HttpRequest, username: Any, password: Any) -> Abst
         raise too_many_failures(request)
     if not valid:
         for field in ("username", "password"):
-            if field in form.errors:  # required, too long, a NUL: never tried, never counted
+            if field in form.errors:  # empty, or a NUL: never tried, so never counted
                 raise ServiceError("invalid", " ".join(form.errors[field]), field)
         raise ServiceError("bad_login", "wrong username or password")
     user = form.get_user()
@@ -168,6 +169,7 @@ def session_login(*, request: HttpRequest, username: Any, password: Any) -> Abst
     return user
 
 
+@transaction.atomic
 def session_signup(*, request: HttpRequest, username: Any, password: Any) -> AbstractBaseUser:
     """Create an account under the sign-up page's rules and log this session in as it."""
     name = signup_check(username=username, password=password)

@@ -23,7 +23,7 @@ STATUS_OF_CODE = {
     "invalid": 400,
     "not_logged_in": 401,
     "bad_login": 401,
-    "bot_forbidden": 403,
+    "bot_forbidden": 403,  # a bot account joining a tournament (PROTOCOL.md 7, not built yet)
     "not_found": 404,
     "method_not_allowed": 405,
     "not_finished": 409,
