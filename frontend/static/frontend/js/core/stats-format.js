@@ -1,24 +1,21 @@
 // The field's statistics of one result row (docs/protocol.md 5.1, as minesweepergame.com
-// defines them) in the words and numbers of the end screens (result-panel.js for a solo game,
-// race/results.js for a race): a loss shows its 3BV solved and its estimated time; a win its
+// defines them) in the words and numbers of the end screens (solo/result-panel.js for a solo
+// game, race/results.js for a race): a loss shows its 3BV solved and its estimated time; a win its
 // time, IOE, RQP and, on intermediate and expert, STNB. The server computes every figure; the
 // page only writes them.
-import { DASH, fixed, percent, seconds } from "./format.js";
-
-const PRESET_WORDS = { beginner: "beginner", intermediate: "intermediate", expert: "expert" };
-const missing = (value) => value === null || value === undefined;
+import { DASH, fixed, isMissing, percent, presetLabel, seconds } from "./format.js";
 
 /** A win's time ("12.345 s"), a loss's estimated time ("≈ 45.600 s"), or a dash. */
 export function timeText(result) {
-  if (!missing(result.time_ms)) return seconds(result.time_ms);
-  if (!missing(result.est_time_ms)) return `≈ ${seconds(result.est_time_ms)}`;
+  if (!isMissing(result.time_ms)) return seconds(result.time_ms);
+  if (!isMissing(result.est_time_ms)) return `≈ ${seconds(result.est_time_ms)}`;
   return DASH;
 }
 
 /** A win's 3BV ("55"); anyone else's 3BV solved of the board's ("23/55"). */
 export function bbbvText(result) {
-  if (missing(result.bbbv)) return DASH;
-  if (result.status === "won" || missing(result.bbbv_solved)) return String(result.bbbv);
+  if (isMissing(result.bbbv)) return DASH;
+  if (result.status === "won" || isMissing(result.bbbv_solved)) return String(result.bbbv);
   return `${result.bbbv_solved}/${result.bbbv}`;
 }
 
@@ -29,7 +26,7 @@ export function clickKinds(result, short = false) {
     [result.right_clicks, "right"],
     [result.chord_clicks, "chord"],
   ];
-  if (kinds.some(([count]) => missing(count))) return "";
+  if (kinds.some(([count]) => isMissing(count))) return "";
   return kinds.map(([count, word]) => (short ? String(count) : `${count} ${word}`)).join(" · ");
 }
 
@@ -63,7 +60,7 @@ export function leaderboardUrl(game) {
 
 /** "the expert leaderboard", "the expert no-guess leaderboard". */
 function boardWords(game) {
-  const preset = PRESET_WORDS[game.preset] ?? game.preset;
+  const preset = presetLabel(game.preset).toLowerCase();
   return `the ${preset}${game.no_guess ? " no-guess" : ""} leaderboard`;
 }
 

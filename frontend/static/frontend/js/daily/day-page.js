@@ -10,7 +10,7 @@ import {
   entryRow,
   timeLeftText,
 } from "./format.js";
-import { presetLabel } from "../core/page-format.js";
+import { presetLabel } from "../core/format.js";
 
 const day = document.body.dataset.day;
 const sections = [...document.querySelectorAll(".daily-day-board")];

@@ -1,14 +1,7 @@
 // What the daily pages share (daily/page.js, daily/day-page.js): days and the time left in words, a
 // board's size, the commitment check, and a leaderboard row.
-import {
-  DASH,
-  fixed,
-  playerLink,
-  replayLink,
-  seconds,
-  STATUS_LABELS,
-  tableCell,
-} from "../core/page-format.js";
+import { playerLink, replayLink, tableCell } from "../core/elements.js";
+import { DASH, fixed, seconds, STATUS_LABELS } from "../core/format.js";
 
 const DAY_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeZone: "UTC" });
 const SHORT_DAY_FORMAT = new Intl.DateTimeFormat(undefined, {

@@ -11,7 +11,7 @@ import {
   shortCommitment,
   timeLeftText,
 } from "./format.js";
-import { presetLabel, seconds } from "../core/page-format.js";
+import { presetLabel, seconds } from "../core/format.js";
 
 const account = document.body.dataset.account ?? ""; // the logged-in name; "" for a guest
 const status = document.getElementById("daily-status");

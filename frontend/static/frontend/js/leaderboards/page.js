@@ -1,17 +1,8 @@
 // The leaderboards page: one table per preset, kind of board (classic or no-guess), period and
 // ranking. The choice lives in the query string (?preset=expert&period=week&ranking=time, plus
 // &variant=no_guess for no-guess boards), so a view can be shared or bookmarked.
-import {
-  accountBadge,
-  fixed,
-  percent,
-  playerLink,
-  presetLabel,
-  replayLink,
-  seconds,
-  tableCell,
-  timeElement,
-} from "../core/page-format.js";
+import { accountBadge, playerLink, replayLink, tableCell, timeElement } from "../core/elements.js";
+import { fixed, percent, presetLabel, seconds } from "../core/format.js";
 import { getLeaderboard } from "../core/api.js";
 
 const PERIOD_LABELS = { all: "all time", week: "this week", day: "today" };

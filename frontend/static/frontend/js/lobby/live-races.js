@@ -3,7 +3,7 @@
 // spectators and its tags.
 // A click anywhere on a race opens its page as a spectator.
 import { ApiError, runningRaces } from "../core/api.js";
-import { describeSize, minutesSeconds, presetName } from "../core/format.js";
+import { describeSize, minutesSeconds, presetLabel } from "../core/format.js";
 
 const REFRESH_MS = 3000;
 const STATUS_MARK = { won: "✓ won", lost: "✕ lost", dnf: "out" };
@@ -90,7 +90,7 @@ function describeRacer(player) {
 function fillRaceItem(item, game) {
   const watchers = game.spectators ?? 0;
   item.dataset.spectators = String(watchers);
-  item.querySelector(".race-size b").textContent = presetName(game);
+  item.querySelector(".race-size b").textContent = presetLabel(game.preset);
   item.querySelector(".race-dims").textContent =
     `${game.width}×${game.height} · ${game.mines} mines`;
   item.querySelector(".tag-no-guess").hidden = !game.no_guess;

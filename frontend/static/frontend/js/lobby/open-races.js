@@ -2,7 +2,7 @@
 // page is visible), the form that creates one (a no-guess board when the lobby's "No guessing"
 // toggle is on and the board is a preset), and a box to watch any race by link or id.
 import { ApiError, openRaces, startGame } from "../core/api.js";
-import { describeSize, presetName } from "../core/format.js";
+import { describeSize, presetLabel } from "../core/format.js";
 
 const REFRESH_MS = 3000;
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -40,7 +40,7 @@ function raceItem(game) {
 function fillRaceItem(item, game) {
   const names = game.players.map((player) => player.name).join(", ");
   item.dataset.noGuess = game.no_guess ? "1" : "0";
-  item.querySelector(".race-size b").textContent = presetName(game);
+  item.querySelector(".race-size b").textContent = presetLabel(game.preset);
   item.querySelector(".race-meta .tag-no-guess").hidden = !game.no_guess;
   item.querySelector(".race-dims").textContent =
     `${game.width}×${game.height} · ${game.mines} mines${game.ranked ? "" : " · unranked"}`;

@@ -4,7 +4,7 @@
 // waited; `matched` brings the race (already counting down) and this player's resume token,
 // which the game page says hello with. Closing the socket is a cancel too, so leaving the page
 // never leaves a seeker behind.
-import { minutesSeconds, presetName } from "../core/format.js";
+import { minutesSeconds, presetLabel } from "../core/format.js";
 import { isValidName, setToken } from "../core/storage.js";
 
 const TICK_MS = 250;
@@ -70,7 +70,7 @@ function render() {
     button.setAttribute("aria-pressed", String(search?.preset === button.dataset.quick));
   }
   if (!search) return;
-  const board = presetName({ preset: search.preset });
+  const board = presetLabel(search.preset);
   title.textContent = `Looking for an opponent on ${board}${search.noGuess ? ", no guessing" : ""}`;
   cancelButton.disabled = search.state !== "seeking" && search.state !== "connecting";
   tick();

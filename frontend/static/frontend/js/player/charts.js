@@ -3,7 +3,7 @@
 // step line. Drawn at the width it is shown at, so the axis labels keep their size on a
 // phone and on a desktop. Screen readers get a title and a description with the numbers.
 import { dateOf, niceScale, round, svgElement } from "./chart-svg.js";
-import { fixed, seconds } from "../core/page-format.js";
+import { fixed, seconds } from "../core/format.js";
 
 const HEIGHT = 200;
 const PAD = { left: 50, right: 14, top: 14, bottom: 28 };

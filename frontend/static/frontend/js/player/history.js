@@ -1,16 +1,8 @@
 // The player page's game history: every ranked game, newest first, 50 a page ("Load 50 more"
 // follows the answer's `next`), filtered as the URL says, with the games, wins and win rate of
 // the whole filtered set (the server's summary, not just the rows shown).
-import {
-  DASH,
-  STATUS_LABELS,
-  fixed,
-  presetLabel,
-  replayLink,
-  seconds,
-  tableCell,
-  timeElement,
-} from "../core/page-format.js";
+import { replayLink, tableCell, timeElement } from "../core/elements.js";
+import { DASH, fixed, presetLabel, seconds, STATUS_LABELS } from "../core/format.js";
 import { getPlayerGames } from "./api.js";
 import { filtersOf } from "./filters.js";
 

@@ -4,17 +4,8 @@
 // progress of its wins as charts (player/trend.js) and its whole history of ranked games with
 // filters (player/history.js). The filters and the charts' board live in the URL
 // (player/filters.js).
-import {
-  DASH,
-  PRESET_LABELS,
-  accountBadge,
-  fixed,
-  presetLabel,
-  replayLink,
-  seconds,
-  tableCell,
-  timeElement,
-} from "../core/page-format.js";
+import { accountBadge, replayLink, tableCell, timeElement } from "../core/elements.js";
+import { DASH, fixed, PRESET_LABELS, presetLabel, seconds } from "../core/format.js";
 import { getPlayer } from "../core/api.js";
 import { racesText, ratingChart } from "./rating-chart.js";
 import { FILTERS, formFilters, pushView, showFilters, viewFromUrl } from "./filters.js";

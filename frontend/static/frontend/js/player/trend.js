@@ -1,7 +1,7 @@
 // The player page's progress: the time and 3BV/s of every win on one board (a preset switch;
 // classic boards, or no-guess ones when the history is filtered to them), summed up in a line
 // ("37 wins · best 12.345 s · latest 14.100 s ...") that is also the charts' text alternative.
-import { presetLabel } from "../core/page-format.js";
+import { presetLabel } from "../core/format.js";
 import { getPlayerTrend } from "./api.js";
 import { KINDS, trendChart, trendFacts, winsText } from "./charts.js";
 import { urlOf } from "./filters.js";

@@ -2,7 +2,8 @@
 // rating from quick races, a provisional rating marked. The choice lives in the query string
 // (?preset=expert, plus &variant=no_guess for no-guess boards), so a view can be shared.
 import { getRatings } from "../core/api.js";
-import { playerLink, presetLabel, tableCell } from "../core/page-format.js";
+import { playerLink, tableCell } from "../core/elements.js";
+import { presetLabel } from "../core/format.js";
 
 const DEFAULTS = { preset: "beginner", variant: "classic" };
 

@@ -16,7 +16,8 @@ import {
 import { ApiError, getGame, getMoves } from "../core/api.js";
 import { BoardView } from "../core/board-view.js";
 import { EXPORT_TITLE, exportUrl } from "../core/export-link.js";
-import { STATUS_LABELS, fixed, presetLabel, seconds, timeElement } from "../core/page-format.js";
+import { timeElement } from "../core/elements.js";
+import { describeGame, fixed, seconds, STATUS_LABELS } from "../core/format.js";
 import { Timeline } from "./timeline.js";
 
 const root = document.getElementById("replay");
@@ -58,15 +59,6 @@ let exact = false; // at a move of the log (a step or #m=): its link names the m
 let lastMoveCell = null; // the cell of the move shown last, outlined
 
 // ---- boards ----------------------------------------------------------------------------------
-
-/** "Race · Expert · 30×16 · 99 mines", with "unranked" last when it is. */
-function describe(state) {
-  const parts = [presetLabel(state.preset), `${state.width}×${state.height}`, `${state.mines} mines`];
-  if (state.mode === "race") parts.unshift("Race");
-  if (state.no_guess) parts.push("no guessing");
-  if (!state.ranked) parts.push("unranked");
-  return parts.join(" · ");
-}
 
 function buildBoard(track, result) {
   const { player } = track;
@@ -466,7 +458,7 @@ async function load() {
     if (error instanceof ApiError && error.status === 404) return fail("There is no such game.");
     return fail(`Could not load the game: ${error.message}`);
   }
-  info.textContent = describe(game);
+  info.textContent = describeGame(game, { noGuess: true });
   if (game.finished_at) {
     info.append(" · ", timeElement(game.finished_at, true));
   }
@@ -491,7 +483,7 @@ async function load() {
   boardsElement.replaceChildren(...[...boards.values()].map((board) => board.figure));
   scrubber.max = String(timeline.duration);
   durationOutput.textContent = seconds(timeline.duration);
-  document.title = `Minerace — replay: ${describe(game)}`;
+  document.title = `Minerace — replay: ${describeGame(game, { noGuess: true })}`;
   statusLine.hidden = true;
   controls.hidden = false;
   momentBox.hidden = false;

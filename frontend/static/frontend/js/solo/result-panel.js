@@ -4,7 +4,7 @@
 import { fatalSentence, guessesSentence } from "../core/analysis.js";
 import { getGame } from "../core/api.js";
 import { exportLink } from "../core/export-link.js";
-import { DASH } from "../core/format.js";
+import { DASH, isMissing } from "../core/format.js";
 import {
   bbbvPerSecondText,
   bbbvText,
@@ -26,12 +26,11 @@ const TITLES = {
   dnf: { you: "Out of time", other: (name) => `${name} did not finish` },
 };
 
-const missing = (value) => value === null || value === undefined;
 
 /** The rows of the statistics: [label, id, value, explanation]. */
 function statRows(result) {
   const won = result.status === "won";
-  const estimated = !won && !missing(result.est_time_ms);
+  const estimated = !won && !isMissing(result.est_time_ms);
   const time = estimated ? ["Est. time", EXPLAIN.est] : ["Time", EXPLAIN.time];
   const rows = [
     [time[0], "result-time", timeText(result), time[1]],
@@ -47,7 +46,7 @@ function statRows(result) {
     ["STNB", "result-stnb", result.stnb, stnbText, EXPLAIN.stnb],
   ];
   for (const [label, id, value, text, explain] of extra) {
-    if (!missing(value)) rows.push([label, id, text(result), explain]);
+    if (!isMissing(value)) rows.push([label, id, text(result), explain]);
   }
   return rows;
 }

@@ -1,32 +1,6 @@
-// Numbers, dates and small DOM pieces shared by the leaderboards, player and replay pages.
-
-export const DASH = "–";
-export const PRESET_LABELS = {
-  beginner: "Beginner",
-  intermediate: "Intermediate",
-  expert: "Expert",
-};
-export const STATUS_LABELS = { won: "Won", lost: "Lost", dnf: "Did not finish" };
-
-const missing = (value) => value === null || value === undefined;
-
-/** Milliseconds as seconds with three decimals ("12.345 s"), or a dash. */
-export function seconds(ms) {
-  return missing(ms) ? DASH : `${(ms / 1000).toFixed(3)} s`;
-}
-
-export function fixed(value, digits) {
-  return missing(value) ? DASH : Number(value).toFixed(digits);
-}
-
-/** A ratio as a whole percentage ("87 %"), or a dash. */
-export function percent(ratio) {
-  return missing(ratio) ? DASH : `${Math.round(ratio * 100)} %`;
-}
-
-export function presetLabel(preset) {
-  return preset ? PRESET_LABELS[preset] ?? preset : "Custom";
-}
+// Small DOM pieces the list pages share (leaderboards, ratings, player, daily, replay): a date,
+// a player's link and badge, a replay link, a table cell.
+import { DASH } from "./format.js";
 
 const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const DATE_TIME_FORMAT = new Intl.DateTimeFormat(undefined, {
@@ -66,6 +40,7 @@ export function accountBadge(verified) {
   return badge;
 }
 
+/** A link to a game's replay page. */
 export function replayLink(gameId, text = "Replay") {
   const link = document.createElement("a");
   link.href = `/games/${encodeURIComponent(gameId)}/replay/`;
