@@ -3,14 +3,9 @@
 // of every counted run. Until then the runs keep the board secret (their replays answer 409),
 // which the page says.
 import { getDailyBoard } from "./api.js";
-import {
-  boardSize,
-  commitmentVerdict,
-  dayElement,
-  entryRow,
-  timeLeftText,
-} from "./format.js";
+import { commitmentVerdict } from "../core/commitment.js";
 import { presetLabel } from "../core/format.js";
+import { boardSize, dayElement, entryRow, timeLeftText } from "./format.js";
 
 const day = document.body.dataset.day;
 const sections = [...document.querySelectorAll(".daily-day-board")];

@@ -1,5 +1,5 @@
-// What the daily pages share (daily/page.js, daily/day-page.js): days and the time left in words, a
-// board's size, the commitment check, and a leaderboard row.
+// What the daily pages share (daily/page.js, daily/day-page.js): days and the time left in
+// words, a board's size, a short commitment, and a leaderboard row.
 import { playerLink, replayLink, tableCell } from "../core/elements.js";
 import { DASH, fixed, seconds, STATUS_LABELS } from "../core/format.js";
 
@@ -48,29 +48,6 @@ export function boardSize(board) {
 /** The first hex digits of a commitment, "3fa9c01d22be…". */
 export function shortCommitment(commitment) {
   return commitment ? `${commitment.slice(0, SHORT_COMMITMENT)}…` : DASH;
-}
-
-/** The hex SHA-256 of a string's UTF-8, or null where crypto.subtle is missing (as the race
- * results do: race/results.js). */
-export async function sha256Hex(text) {
-  if (!window.crypto?.subtle) return null;
-  const digest = await window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * Does a disclosed board's seed match the commitment published at 00:00 UTC? (protocol 1.7:
- * SHA-256 of salt ":" seed). "yes", "no", or "unknown" where the browser cannot hash.
- */
-export async function commitmentVerdict(board) {
-  let hash = null;
-  try {
-    hash = await sha256Hex(`${board.seed_salt}:${board.seed}`);
-  } catch {
-    hash = null;
-  }
-  if (hash === null) return "unknown";
-  return hash === board.seed_commitment ? "yes" : "no";
 }
 
 /** "Won", "Lost", "Playing", or "Won after the day" for a win that came too late to rank. */

@@ -3,8 +3,9 @@
 // leaderboard place, and in a rated race each account's rating change), each racer's analysis
 // once it has come (forced guesses, the fatal click; in words for this browser's racer), and the
 // seed with a check anyone can repeat: SHA-256 of salt ":" seed must equal the seed_commitment
-// the server published before the race, so the board was fixed before anyone played. On a
-// narrow screen each row is a card (game-panels.css), each cell labelled by its data-label.
+// the server published before the race (core/commitment.js), so the board was fixed before
+// anyone played. On a narrow screen each row is a card (game-panels.css), each cell labelled by
+// its data-label.
 import {
   chanceText,
   fatalSentence,
@@ -13,6 +14,7 @@ import {
   reviewOf,
   shortOdds,
 } from "../core/analysis.js";
+import { commitmentVerdict } from "../core/commitment.js";
 import { EXPORT_TITLE, exportLink } from "../core/export-link.js";
 import { describeSize } from "../core/format.js";
 import {
@@ -53,13 +55,6 @@ function fillRating(td, result) {
   td.textContent = change.text;
   td.title = `Rating before this race ${result.rating_before}, after it ${result.rating_after}`;
   td.dataset.change = change.delta > 0 ? "up" : change.delta < 0 ? "down" : "same";
-}
-
-/** The hex SHA-256 of a string's UTF-8, or null where crypto.subtle is missing. */
-export async function sha256Hex(text) {
-  if (!window.crypto?.subtle) return null;
-  const digest = await window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 function cell(row, text, className = "", label = "") {
@@ -272,26 +267,17 @@ export class RaceResults {
     const check = this.root.querySelector("#seed-check");
     this.root.querySelector("#race-seed").textContent = seed;
     this.root.querySelector("#seed-commitment").textContent = game.seed_commitment ?? "";
-    const verdict = this.root.querySelector("#seed-verdict");
-    let hash = null;
-    // PROTOCOL.md 1.7: SHA-256 of salt ":" seed (a game from before salts has none).
-    const salted = game.seed_salt ? `${game.seed_salt}:${seed}` : seed;
-    try {
-      hash = await sha256Hex(salted);
-    } catch {
-      hash = null;
-    }
-    if (hash === null) {
-      check.dataset.verified = "unknown";
-      verdict.textContent = "? cannot check here (this page is not a secure context)";
-    } else if (hash === game.seed_commitment) {
-      check.dataset.verified = "yes";
-      verdict.textContent = game.seed_salt
+    const line = this.root.querySelector("#seed-verdict");
+    const verdict = await commitmentVerdict(game);
+    check.dataset.verified = verdict;
+    if (verdict === "unknown") {
+      line.textContent = "? cannot check here (this page is not a secure context)";
+    } else if (verdict === "yes") {
+      line.textContent = game.seed_salt
         ? "✓ SHA-256 of the salt and seed equals the commitment published before the race"
         : "✓ SHA-256 of the seed equals the commitment published before the race";
     } else {
-      check.dataset.verified = "no";
-      verdict.textContent = "✗ the seed does NOT match the published commitment";
+      line.textContent = "✗ the seed does NOT match the published commitment";
     }
   }
 }
