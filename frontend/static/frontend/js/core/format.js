@@ -16,6 +16,12 @@ export function presetLabel(preset) {
   return preset ? PRESET_LABELS[preset] ?? preset : "Custom";
 }
 
+/** "Beginner", or "Beginner, no guessing" on a no-guess board (variant "no_guess"). */
+export function boardLabel(preset, variant) {
+  const label = presetLabel(preset);
+  return variant === "no_guess" ? `${label}, no guessing` : label;
+}
+
 /**
  * "Race · Expert · 30×16 · 99 mines", with "no guessing" (when `noGuess` asks for it and the
  * board is one) and "unranked" last.

@@ -12,6 +12,7 @@ import {
   timeLeftText,
 } from "./format.js";
 import { presetLabel, seconds } from "../core/format.js";
+import { selectTab, wireTabs } from "../core/tabs.js";
 
 const account = document.body.dataset.account ?? ""; // the logged-in name; "" for a guest
 const status = document.getElementById("daily-status");
@@ -140,11 +141,7 @@ function tick() {
 
 function showTable() {
   const preset = today.preset;
-  for (const tab of tabs) {
-    const selected = tab.dataset.preset === preset;
-    tab.setAttribute("aria-selected", String(selected));
-    tab.tabIndex = selected ? 0 : -1;
-  }
+  selectTab(tabs, "preset", preset);
   table.setAttribute("aria-labelledby", `daily-leaderboard-title daily-tab-${preset}`);
   table.dataset.preset = preset;
   const entries = today.entries.get(preset);
@@ -174,21 +171,10 @@ async function loadLeaderboards(boards) {
   showTable();
 }
 
-for (const tab of tabs) {
-  tab.addEventListener("click", () => {
-    today.preset = tab.dataset.preset;
-    showTable();
-  });
-  tab.addEventListener("keydown", (event) => {
-    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-    if (!step) return;
-    event.preventDefault();
-    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length];
-    next.focus();
-    today.preset = next.dataset.preset;
-    showTable();
-  });
-}
+wireTabs(tabs, "preset", (preset) => {
+  today.preset = preset;
+  showTable();
+});
 
 // ---- the archive ---------------------------------------------------------------------------
 
