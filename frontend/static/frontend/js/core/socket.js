@@ -1,23 +1,32 @@
-// A game's WebSocket that comes back by itself: when the connection drops (not by us) it
-// retries after 0.5 s, 1 s, 2 s, 4 s, then every 5 s. Each new connection starts with a fresh
-// `hello` (sent by the owner in onOpen); the server's `welcome` is then the whole truth.
+// A WebSocket of the protocol: JSON frames with a fresh integer id, a ping every 20 s, and a
+// connection that comes back by itself: when it drops (not by us) it retries after 0.5 s, 1 s,
+// 2 s, 4 s, then every 5 s. A game's socket starts each new connection with a fresh `hello`
+// (sent by the owner in onOpen); the server's `welcome` is then the whole truth. The quick-match
+// socket does not come back: a seek lives and dies with its connection.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 5000];
 const PING_MS = 20000;
 
-export function gameSocketUrl(gameId) {
+/** The URL of this site's socket at `path` ("/ws/match/"). */
+export function socketUrl(path) {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}/ws/games/${encodeURIComponent(gameId)}/`;
+  return `${scheme}//${window.location.host}${path}`;
+}
+
+export function gameSocketUrl(gameId) {
+  return socketUrl(`/ws/games/${encodeURIComponent(gameId)}/`);
 }
 
 export class GameSocket {
   /**
    * handlers: onOpen(), onMessage(message),
    * onStatus("connecting" | "open" | "reconnecting" | "closed")
+   * reconnect: false to stay closed after a drop (then onStatus("closed")).
    */
-  constructor(url, handlers) {
+  constructor(url, handlers, { reconnect = true } = {}) {
     this.url = url;
     this.handlers = handlers;
+    this.reconnect = reconnect;
     this.ws = null;
     this.nextId = 1;
     this.attempt = 0;
@@ -53,6 +62,11 @@ export class GameSocket {
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.stopped) return;
+      if (!this.reconnect) {
+        this.stopped = true;
+        this.handlers.onStatus("closed");
+        return;
+      }
       const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
       this.attempt += 1;
       this.handlers.onStatus("reconnecting");

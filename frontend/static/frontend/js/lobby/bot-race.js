@@ -2,6 +2,7 @@
 // on) with a bot of the chosen pace already in and ready; its page is then an ordinary race's,
 // where this player joins under the nickname and presses Ready. Never rated.
 import { startGame } from "../core/api.js";
+import { showError } from "./form-fields.js";
 
 const $ = (id) => document.getElementById(id);
 const preset = $("bot-preset");
@@ -10,25 +11,20 @@ const errorLine = $("bot-error");
 const noGuess = $("no-guess");
 const noGuessNote = $("bot-no-guess-note");
 
-function showError(message) {
-  errorLine.textContent = message;
-  errorLine.hidden = !message;
-}
-
 function setBusy(busy) {
   for (const button of buttons) button.disabled = busy;
 }
 
 for (const button of buttons) {
   button.addEventListener("click", async () => {
-    showError("");
+    showError(errorLine, "");
     setBusy(true);
     const body = { mode: "race", preset: preset.value, bot: button.dataset.bot };
     if (noGuess.checked) body.no_guess = true;
     try {
       await startGame(body);
     } catch (error) {
-      showError(`Could not start the race: ${error.message}`);
+      showError(errorLine, `Could not start the race: ${error.message}`);
       setBusy(false);
     }
   });

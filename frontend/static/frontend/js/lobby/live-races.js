@@ -1,25 +1,14 @@
-// Watch live: the races running now (asked for again every 3 s while the page is visible), the
-// most watched first, each with its racers' progress (bots marked, the offline dimmed), its
-// spectators and its tags.
+// Watch live: the races running now, the most watched first (race-list.js keeps them in step),
+// each with its racers' progress (bots marked, the offline dimmed), its spectators and its tags.
 // A click anywhere on a race opens its page as a spectator.
-import { ApiError, runningRaces } from "../core/api.js";
+import { runningRaces } from "../core/api.js";
 import { describeSize, minutesSeconds, presetLabel } from "../core/format.js";
+import { startRaceList } from "./race-list.js";
 
-const REFRESH_MS = 3000;
 const STATUS_MARK = { won: "✓ won", lost: "✕ lost", dnf: "out" };
 
-const list = document.getElementById("live-races");
-const empty = document.getElementById("live-races-empty");
-const listError = document.getElementById("live-races-error");
-
-function showError(message) {
-  listError.textContent = message;
-  listError.hidden = !message;
-}
-
-function raceItem(game) {
+function createItem(game) {
   const item = document.createElement("li");
-  item.dataset.game = game.id;
   item.innerHTML = `<a class="live-race">
     <span class="live-race-head"><span class="race-size"><b></b> <span class="race-dims"></span></span>
       <span class="tag tag-no-guess" hidden>No guessing</span>
@@ -87,7 +76,7 @@ function describeRacer(player) {
   return `${player.name}${rating}${bot} ${STATUS_MARK[player.status] ?? `${share}%`}`;
 }
 
-function fillRaceItem(item, game) {
+function fillItem(item, game) {
   const watchers = game.spectators ?? 0;
   item.dataset.spectators = String(watchers);
   item.querySelector(".race-size b").textContent = presetLabel(game.preset);
@@ -109,37 +98,12 @@ function fillRaceItem(item, game) {
     );
 }
 
-/** Update the list in place (keyed by game id), in the server's order: most watched first. */
-function render(games) {
-  const items = new Map([...list.children].map((item) => [item.dataset.game, item]));
-  games.forEach((game, index) => {
-    const item = items.get(game.id) ?? raceItem(game);
-    items.delete(game.id);
-    fillRaceItem(item, game);
-    const there = list.children[index] ?? null;
-    if (there !== item) list.insertBefore(item, there);
-  });
-  for (const item of items.values()) item.remove();
-  empty.textContent = "No race is running right now. Start one, or come back in a moment.";
-  empty.hidden = games.length > 0;
-  list.dataset.loaded = "1";
-}
-
-let refreshTimer = null;
-async function refresh() {
-  clearTimeout(refreshTimer);
-  try {
-    render(await runningRaces());
-    showError("");
-  } catch (error) {
-    showError(error instanceof ApiError ? error.message : String(error));
-  }
-  if (!document.hidden) refreshTimer = setTimeout(refresh, REFRESH_MS);
-}
-
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden) refresh();
-  else clearTimeout(refreshTimer);
+startRaceList({
+  list: document.getElementById("live-races"),
+  empty: document.getElementById("live-races-empty"),
+  emptyText: "No race is running right now. Start one, or come back in a moment.",
+  errorLine: document.getElementById("live-races-error"),
+  fetch: runningRaces,
+  createItem,
+  fillItem,
 });
-
-refresh();

@@ -1,14 +1,16 @@
 // The lobby page: a guest's nickname (an account plays under its username), the "No guessing"
 // toggle (remembered; it applies to the preset buttons, quick races, bot races and creating
 // races), quick races (quick-match.js) and bot races (bot-race.js), the presets and a custom
-// board form, the races waiting for players (lobby/open-races.js) and the races running now
-// (live-races.js).
+// board form, the races waiting for players (open-races.js), creating and watching a race
+// (race-form.js) and the races running now (live-races.js).
 import { startGame } from "../core/api.js";
+import { getNickname, getNoGuess, isValidName, setNickname, setNoGuess } from "../core/storage.js";
 import "./bot-race.js";
+import { integerOrRaw, showError } from "./form-fields.js";
 import "./live-races.js";
 import "./open-races.js";
 import "./quick-match.js";
-import { getNickname, getNoGuess, isValidName, setNickname, setNoGuess } from "../core/storage.js";
+import "./race-form.js";
 
 const nickname = document.getElementById("nickname");
 const noGuess = document.getElementById("no-guess");
@@ -52,11 +54,6 @@ function setBusy(busy) {
   document.body.toggleAttribute("aria-busy", busy);
 }
 
-function showError(element, message) {
-  element.textContent = message;
-  element.hidden = !message;
-}
-
 /** Show the server's message under the form, and mark the field it names. */
 function showFormError(error) {
   for (const input of form.querySelectorAll("input")) {
@@ -89,13 +86,6 @@ for (const button of presetButtons) {
     if (noGuess.checked) body.no_guess = true;
     create(body, (error) => showError(lobbyError, error.message));
   });
-}
-
-/** A number input's value as an integer; anything else goes to the server as typed. */
-function integerOrRaw(value) {
-  const text = value.trim();
-  if (text === "") return null;
-  return /^-?\d+$/.test(text) ? Number(text) : text;
 }
 
 form.addEventListener("submit", (event) => {

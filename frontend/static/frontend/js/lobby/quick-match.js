@@ -5,7 +5,9 @@
 // which the game page says hello with. Closing the socket is a cancel too, so leaving the page
 // never leaves a seeker behind.
 import { minutesSeconds, presetLabel } from "../core/format.js";
+import { GameSocket, socketUrl } from "../core/socket.js";
 import { isValidName, setToken } from "../core/storage.js";
+import { showError } from "./form-fields.js";
 
 const TICK_MS = 250;
 const CANCEL_WAIT_MS = 2000; // no `cancelled` by then: close the socket, which cancels too
@@ -29,17 +31,7 @@ const ERROR_TEXT = {
   too_fast: "Too many requests: wait a moment and try again.",
 };
 
-let search = null; // the seek under way: { socket, preset, noGuess, since, state, timer }
-
-function matchSocketUrl() {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}/ws/match/`;
-}
-
-function showError(message) {
-  errorLine.textContent = message;
-  errorLine.hidden = !message;
-}
+let search = null; // the seek under way: { socket, preset, noGuess, since, state, timer, ... }
 
 function markNickname(invalid) {
   if (invalid) {
@@ -83,14 +75,8 @@ function stop() {
   clearTimeout(search.cancelTimer);
   const { socket } = search;
   search = null;
-  if (socket.readyState <= WebSocket.OPEN) socket.close(1000);
+  socket.close();
   render();
-}
-
-function send(frame) {
-  if (search?.socket.readyState !== WebSocket.OPEN) return false;
-  search.socket.send(JSON.stringify({ ...frame, id: (search.nextId += 1) }));
-  return true;
 }
 
 function receive(current, message) {
@@ -112,7 +98,8 @@ function receive(current, message) {
     stop();
   } else if (message.type === "error") {
     stop();
-    showError(ERROR_TEXT[message.code] ?? message.message ?? "The server refused the search.");
+    const text = ERROR_TEXT[message.code] ?? message.message ?? "The server refused the search.";
+    showError(errorLine, text);
     if (message.code === "name_taken" || message.code === "bad_name") {
       markNickname(true);
       nickname.focus();
@@ -124,55 +111,54 @@ function closed(current) {
   if (current !== search || current.state === "matched") return;
   const cancelling = current.state === "cancelling";
   stop();
-  if (!cancelling) showError("Lost the connection to the server before a race was found. Try again.");
+  if (!cancelling) {
+    showError(errorLine, "Lost the connection to the server before a race was found. Try again.");
+  }
 }
 
 function seek(preset) {
-  showError("");
+  showError(errorLine, "");
   markNickname(false);
   const name = nickname.value.trim();
   if (!account && !isValidName(name)) {
-    showError("Choose a nickname first: 1 to 24 characters.");
+    showError(errorLine, "Choose a nickname first: 1 to 24 characters.");
     markNickname(true);
     nickname.focus();
     return;
   }
   const current = {
-    socket: new WebSocket(matchSocketUrl()),
+    socket: null,
     preset,
     noGuess: noGuess.checked,
     since: performance.now(),
     state: "connecting",
-    nextId: 0,
     timer: setInterval(tick, TICK_MS),
     cancelTimer: null,
   };
+  const seekFrame = { type: "seek", preset, no_guess: current.noGuess };
+  if (!account) seekFrame.name = name; // an account plays under its username
+  current.socket = new GameSocket(
+    socketUrl("/ws/match/"),
+    {
+      onOpen: () => current.socket.send(seekFrame),
+      onMessage: (message) => receive(current, message),
+      onStatus: (status) => {
+        if (status === "closed") closed(current);
+      },
+    },
+    { reconnect: false },
+  );
   search = current;
   waitingText.textContent = "Connecting…";
   delete waitingText.dataset.waiting;
-  current.socket.addEventListener("open", () => {
-    if (current !== search) return;
-    const frame = { type: "seek", preset, no_guess: current.noGuess };
-    if (!account) frame.name = name; // an account plays under its username
-    send(frame);
-  });
-  current.socket.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (message && typeof message.type === "string") receive(current, message);
-  });
-  current.socket.addEventListener("close", () => closed(current));
+  current.socket.connect();
   render();
   cancelButton.focus();
 }
 
 function cancel() {
   if (!search) return;
-  if (search.state !== "seeking" || !send({ type: "cancel" })) {
+  if (search.state !== "seeking" || search.socket.send({ type: "cancel" }) === null) {
     stop(); // not seeking yet: closing the socket is enough
     return;
   }
