@@ -1,8 +1,9 @@
 // A list of races kept in step with the server, for the lobby's races waiting for players
 // (open-races.js) and its races running now (live-races.js): asked for again every 3 s while
-// the page is visible, and updated in place in the server's order, each item keyed by its
-// game id (data-game), so a click never lands on a replaced node.
+// the page is visible, and updated in place in the server's order (core/keyed-list.js), each
+// item marked with its game id (data-game).
 import { ApiError } from "../core/api.js";
+import { KeyedList } from "../core/keyed-list.js";
 import { showError } from "./form-fields.js";
 
 const REFRESH_MS = 3000;
@@ -13,20 +14,18 @@ const REFRESH_MS = 3000;
  * createItem(game): a new <li>; fillItem(item, game): bring an item up to date.
  */
 export function startRaceList({ list, empty, emptyText, errorLine, fetch, createItem, fillItem }) {
+  const items = new KeyedList(list, {
+    key: (game) => game.id,
+    create: (game) => {
+      const item = createItem(game);
+      item.dataset.game = game.id;
+      return item;
+    },
+    fill: fillItem,
+  });
+
   function render(games) {
-    const items = new Map([...list.children].map((item) => [item.dataset.game, item]));
-    games.forEach((game, index) => {
-      let item = items.get(game.id);
-      if (!item) {
-        item = createItem(game);
-        item.dataset.game = game.id;
-      }
-      items.delete(game.id);
-      fillItem(item, game);
-      const there = list.children[index] ?? null;
-      if (there !== item) list.insertBefore(item, there);
-    });
-    for (const item of items.values()) item.remove();
+    items.render(games);
     empty.textContent = emptyText;
     empty.hidden = games.length > 0;
     list.dataset.loaded = "1";

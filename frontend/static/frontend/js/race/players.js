@@ -1,8 +1,9 @@
 // One racer at a glance: name (a bot tagged), status, whether it is offline and when it is
 // dropped, a progress bar (revealed / safe cells), flags and clicks. Used for the racers beside
 // a player's board (#opponents) and above each board a spectator watches. Rows are updated in
-// place, so the bars animate as they grow.
+// place (core/keyed-list.js), so the bars animate as they grow.
 import { seconds } from "../core/format.js";
+import { KeyedList } from "../core/keyed-list.js";
 import { createBotTag, createPresence, fillPresence, isOffline } from "./presence.js";
 
 const STATUS_TEXT = {
@@ -83,34 +84,26 @@ export function fillRacer(row, player, { you = false, race = null, nowMs = Date.
     `${clicks} click${clicks === 1 ? "" : "s"}`;
 }
 
+/** The racers, this browser's racer first. */
+function youFirst(race) {
+  return [...race.players].sort((a, b) => (b.id === race.you) - (a.id === race.you));
+}
+
 /** The list of racers beside a player's board: this browser's player first. */
 export class RacerList {
   /** now(): the server's time in epoch ms. */
   constructor(list, now = () => Date.now()) {
-    this.list = list;
     this.now = now;
-    this.rows = new Map();
+    this.rows = new KeyedList(list, {
+      key: (player) => player.id,
+      create: () => createRacer("li"),
+      fill: (row, player, race) =>
+        fillRacer(row, player, { you: player.id === race.you, race, nowMs: this.now() }),
+    });
   }
 
   render(race) {
-    const players = [...race.players].sort((a, b) => (b.id === race.you) - (a.id === race.you));
-    const seen = new Set();
-    players.forEach((player, index) => {
-      let row = this.rows.get(player.id);
-      if (!row) {
-        row = createRacer("li");
-        this.rows.set(player.id, row);
-      }
-      fillRacer(row, player, { you: player.id === race.you, race, nowMs: this.now() });
-      const there = this.list.children[index] ?? null;
-      if (there !== row) this.list.insertBefore(row, there);
-      seen.add(player.id);
-    });
-    for (const [id, row] of this.rows) {
-      if (seen.has(id)) continue;
-      row.remove();
-      this.rows.delete(id);
-    }
+    this.rows.render(youFirst(race), race);
   }
 }
 
@@ -128,47 +121,37 @@ function shortStatus(player, share) {
  */
 export class RacerBar {
   constructor(list) {
-    this.list = list;
-    this.rows = new Map();
+    this.rows = new KeyedList(list, { key: (player) => player.id, create: createBarRacer, fill: fillBarRacer });
   }
 
   render(race) {
-    const players = [...race.players].sort((a, b) => (b.id === race.you) - (a.id === race.you));
-    const seen = new Set();
-    players.forEach((player, index) => {
-      let row = this.rows.get(player.id);
-      if (!row) {
-        row = document.createElement("li");
-        row.className = "bar-racer";
-        part("span", "bar-name", row);
-        const track = part("span", "bar-track", row);
-        part("span", "bar-fill", track);
-        part("span", "bar-status", row);
-        this.rows.set(player.id, row);
-      }
-      const safe = player.safe_cells || 1;
-      const revealed = player.revealed ?? 0;
-      const share = Math.min(100, (100 * revealed) / safe);
-      const you = player.id === race.you;
-      const offline = isOffline(race, player);
-      row.dataset.player = player.id;
-      row.dataset.status = player.status;
-      row.dataset.online = offline ? "0" : "";
-      row.classList.toggle("me", you);
-      row.querySelector(".bar-name").textContent = you ? "you" : player.name;
-      row.querySelector(".bar-fill").style.width = `${Number(share.toFixed(1))}%`;
-      row.querySelector(".bar-status").textContent =
-        offline ? "offline" : shortStatus(player, share);
-      row.title = `${player.name}: ${revealed} of ${safe} safe cells, ${statusText(player)}`;
-      row.setAttribute("aria-label", row.title);
-      const there = this.list.children[index] ?? null;
-      if (there !== row) this.list.insertBefore(row, there);
-      seen.add(player.id);
-    });
-    for (const [id, row] of this.rows) {
-      if (seen.has(id)) continue;
-      row.remove();
-      this.rows.delete(id);
-    }
+    this.rows.render(youFirst(race), race);
   }
+}
+
+function createBarRacer() {
+  const row = document.createElement("li");
+  row.className = "bar-racer";
+  part("span", "bar-name", row);
+  const track = part("span", "bar-track", row);
+  part("span", "bar-fill", track);
+  part("span", "bar-status", row);
+  return row;
+}
+
+function fillBarRacer(row, player, race) {
+  const safe = player.safe_cells || 1;
+  const revealed = player.revealed ?? 0;
+  const share = Math.min(100, (100 * revealed) / safe);
+  const you = player.id === race.you;
+  const offline = isOffline(race, player);
+  row.dataset.player = player.id;
+  row.dataset.status = player.status;
+  row.dataset.online = offline ? "0" : "";
+  row.classList.toggle("me", you);
+  row.querySelector(".bar-name").textContent = you ? "you" : player.name;
+  row.querySelector(".bar-fill").style.width = `${Number(share.toFixed(1))}%`;
+  row.querySelector(".bar-status").textContent = offline ? "offline" : shortStatus(player, share);
+  row.title = `${player.name}: ${revealed} of ${safe} safe cells, ${statusText(player)}`;
+  row.setAttribute("aria-label", row.title);
 }
