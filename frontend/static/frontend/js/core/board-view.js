@@ -33,12 +33,6 @@ export function isNumberState(state) {
   return state.length === 1 && state >= "1" && state <= "8";
 }
 
-export function describeState(state) {
-  if (state === "0") return "empty";
-  if (isNumberState(state)) return state;
-  return state === "wrongflag" ? "wrong flag" : state;
-}
-
 export class BoardView {
   /**
    * element: the grid; scroller: its scrolling frame. autoFit: size the cells to the viewport
