@@ -35,13 +35,26 @@ const today = {
   preset: tabs[0]?.dataset.preset ?? "beginner", // the leaderboard shown
 };
 let loading = null; // the overview being loaded: one at a time
+let mayCount = false; // the server's word: would this account's first run today count?
 
 // ---- today's boards ------------------------------------------------------------------------
 
-/** Would a run started now count? "counted" (an account's first), "practice" or "guest". */
+/**
+ * Would a run started now count? "counted" (an established account's first), "practice" (a
+ * later run), "not-yet" (an account too new to count: PROTOCOL.md 6.2) or "guest" (today's
+ * board is for accounts; guests play past days).
+ */
 function runKind(board) {
   if (!account) return "guest";
-  return board.your_run ? "practice" : "counted";
+  if (board.your_run) return "practice";
+  return mayCount ? "counted" : "not-yet";
+}
+
+function loginLink(text) {
+  const login = document.createElement("a");
+  login.href = `/accounts/login/?next=${encodeURIComponent(window.location.pathname)}`;
+  login.textContent = text;
+  return login;
 }
 
 function runKindContent(kind) {
@@ -49,10 +62,20 @@ function runKindContent(kind) {
     return ["Your counted run: your first run of the day is the one on the leaderboard."];
   }
   if (kind === "practice") return ["Practice — only your first run of the day counts."];
-  const login = document.createElement("a");
-  login.href = `/accounts/login/?next=${encodeURIComponent(window.location.pathname)}`;
-  login.textContent = "log in";
-  return ["Guests play for practice: ", login, " to be ranked."];
+  if (kind === "not-yet") {
+    const rules = document.createElement("a");
+    rules.href = "#daily-rules";
+    rules.textContent = "Why?";
+    return [
+      "Practice — runs count for accounts made before today with 5 rated races behind them. ",
+      rules,
+    ];
+  }
+  return [
+    "Today's board is for accounts: ",
+    loginLink("log in"),
+    " to play it. Past days' boards and replays are open to everyone below.",
+  ];
 }
 
 function showBoard(board) {
@@ -68,6 +91,7 @@ function showBoard(board) {
   line.dataset.kind = kind;
   line.replaceChildren(...runKindContent(kind));
   const button = card.querySelector(".play-button");
+  button.hidden = kind === "guest"; // a guest cannot open today's board (PROTOCOL.md 6.2)
   button.textContent = kind === "counted" ? "Play" : "Play for practice";
   button.setAttribute("aria-label", `Play today's ${presetLabel(board.preset)} board`);
   const yours = card.querySelector(".your-run");
@@ -228,6 +252,7 @@ async function loadOverview() {
     return;
   }
   status.hidden = true;
+  mayCount = Boolean(overview.may_count);
   today.day = overview.today;
   dayElement(overview.today, { element: document.getElementById("daily-today") });
   today.endsAt = overview.boards.length ? Date.parse(overview.boards[0].ends_at) : null;

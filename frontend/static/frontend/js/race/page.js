@@ -90,7 +90,14 @@ function render() {
   resign.render(race.canMove());
   rematch.render(race);
   $("spectate-bar").hidden = !spectating();
-  $("delay-note").hidden = game.status === "finished";
+  // A rated race's spectators see counts until the end (PROTOCOL.md 4): say why, and offer
+  // the replay the moment it is over.
+  const closedBoards = spectating() && game.rated && game.status !== "finished";
+  $("delay-note").hidden = game.status === "finished" || closedBoards;
+  $("rated-note").hidden = !closedBoards;
+  const replay = $("spectate-replay");
+  replay.hidden = !(spectating() && game.status === "finished");
+  replay.href = `/games/${encodeURIComponent(game.id)}/replay/`;
   $("race-status").textContent = ownStatusLine(game, me);
 
   const won = me?.status === "won";
@@ -297,6 +304,7 @@ const handlers = {
 
   game_over(message) {
     race.gameOver(message);
+    if (spectating() && race.game.rated) session.resync(); // the boards are public now
     render();
     showEnd();
     announce("The race is over: the results are above the board.");
