@@ -141,6 +141,12 @@ async function play(preset, card) {
   }
 }
 
+// Links to "Which runs count?" open it (a closed <details> does not open on its own).
+const rulesNote = document.getElementById("daily-rules");
+document.addEventListener("click", (event) => {
+  if (event.target.closest?.('a[href="#daily-rules"]')) rulesNote.open = true;
+});
+
 for (const [preset, card] of cards) {
   card.querySelector(".play-button").addEventListener("click", () => play(preset, card));
   card.querySelector(".commitment-what").addEventListener("click", () => {
