@@ -84,12 +84,12 @@ def ratings(request: HttpRequest) -> HttpResponse:
 
 def daily(request: HttpRequest) -> HttpResponse:
     """Today's daily boards, their leaderboards and the archive (issue 14.6): drawn by
-    daily.js from /api/daily/; the template only says whether an account is logged in."""
+    daily/page.js from /api/daily/; the template only says whether an account is logged in."""
     return render(request, "frontend/daily.html", {"presets": list(PRESETS)})
 
 
 def daily_day(request: HttpRequest, day: str) -> HttpResponse:
-    """One day's boards and leaderboards, with replays once it is over (daily-day.js)."""
+    """One day's boards and leaderboards, with replays once it is over (daily/day-page.js)."""
     return render(request, "frontend/daily-day.html", {"day": day, "presets": list(PRESETS)})
 
 

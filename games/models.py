@@ -139,6 +139,9 @@ class Player(models.Model):
     flags = models.PositiveIntegerField(default=0)
     clicks = models.PositiveIntegerField(default=0)
     time_ms = models.PositiveIntegerField(null=True, blank=True)
+    # dnf by its own resignation or dropped for being away (ABANDON_S): it ranks below every
+    # racer who did neither, so leaving is a loss (PROTOCOL.md 2, v1.2).
+    resigned = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

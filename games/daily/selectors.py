@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.daily.models import DailyChallenge
-from games.daily.services import challenge_of, check_preset, day_end, today
+from games.daily.services import challenge_of, check_preset, day_end, may_count, today
 from games.engine.presets import PRESETS
 from games.engine.statistics import bbbv_per_s
 from games.errors import ServiceError
@@ -112,6 +112,7 @@ def daily_overview(*, user: Any = None) -> dict[str, Any]:
         }
     return {
         "today": day.isoformat(),
+        "may_count": may_count(user=user, day=day),  # this viewer's first run would count
         "boards": boards,
         "archive": [{"day": d, "presets": p} for d, p in archive.items()],
     }

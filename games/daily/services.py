@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from games.accounts.selectors import account_kind
@@ -23,15 +24,25 @@ from games.engine.commitment import commitment
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Game, GameMode
+from games.ratings.models import Rating
+
+# A counted run needs an account that existed before the day began and has this many rated
+# races behind it (PROTOCOL.md 6.2): a fresh second account cannot learn the board first.
+ESTABLISHED_RATED_RACES = 5
 
 
 def today(now: datetime | None = None) -> date:
     return (now or timezone.now()).astimezone(UTC).date()
 
 
+def day_start(day: date) -> datetime:
+    """00:00 UTC of a day."""
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
 def day_end(day: date) -> datetime:
     """The moment a day is over: its boards' secrets open, and runs stop counting."""
-    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
+    return day_start(day + timedelta(days=1))
 
 
 def check_preset(preset: Any) -> str:
@@ -62,13 +73,31 @@ def challenge_of(*, day: date, preset: str, now: datetime | None = None) -> Dail
         return DailyChallenge.objects.get(day=day, preset=preset)
 
 
+def may_count(*, user: Any, day: date) -> bool:
+    """May this account's run on `day` count: did it exist before the day began, and has it
+    played ESTABLISHED_RATED_RACES rated races (PROTOCOL.md 6.2)? A bot account's never does
+    (6.1), whatever it has behind it."""
+    if user is None or not user.is_authenticated or user.date_joined >= day_start(day):
+        return False
+    if account_kind(user=user).bot:
+        return False
+    rated = Rating.objects.filter(user=user).aggregate(races=Sum("games"))["races"] or 0
+    return rated >= ESTABLISHED_RATED_RACES
+
+
 def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
-    """A new run on today's board: an account's first is counted, the rest are practice, and
-    a bot account's are all practice (PROTOCOL.md 6.1)."""
+    """A new run on today's board: an established account's first is counted, the rest are
+    practice, and a bot account's are all practice; guests play past days' boards only
+    (PROTOCOL.md 6.1, 6.2)."""
     preset = check_preset(preset)
+    user = user if user is not None and user.is_authenticated else None
+    if user is None:
+        raise ServiceError(
+            "not_logged_in",
+            "log in to play today's board; past days' boards are open to everyone",
+        )
     now = timezone.now()
     challenge = challenge_of(day=today(now), preset=preset, now=now)
-    user = user if user is not None and user.is_authenticated else None
     width, height, mines = PRESETS[preset]
     with transaction.atomic():
         game = Game.objects.create(
@@ -78,10 +107,8 @@ def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
             seed_commitment=challenge.seed_commitment, safe_x=challenge.start_x,
             safe_y=challenge.start_y, secrets_at=day_end(challenge.day),
         )  # fmt: skip
-        counted = (
-            user is not None
-            and not account_kind(user=user).bot
-            and not challenge.runs.filter(user=user, counted=True).exists()
+        counted = may_count(user=user, day=challenge.day) and not (
+            challenge.runs.filter(user=user, counted=True).exists()
         )
         try:
             with transaction.atomic():

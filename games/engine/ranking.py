@@ -1,4 +1,5 @@
-"""Race ranking (PROTOCOL.md section 2): winners by time, then the rest by progress."""
+"""Race ranking (PROTOCOL.md section 2): winners by time, then the rest by progress, and those
+who resigned or were dropped last (v1.2: leaving is a loss)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class Standing:
     revealed: int
     last_move_ms: int | None  # when the player's last move was made; None: no move at all
     join_order: int
+    resigned: bool = False  # dnf by resigning or by being away: below everyone who stayed
 
 
 def rank(standings: list[Standing]) -> list[tuple[int, Standing]]:
@@ -24,7 +26,8 @@ def rank(standings: list[Standing]) -> list[tuple[int, Standing]]:
         if s.won:
             return (0, s.time_ms if s.time_ms is not None else 0, 0, 0, s.join_order)
         no_move = s.last_move_ms is None
-        return (1, -s.revealed, int(no_move), s.last_move_ms or 0, s.join_order)
+        stayed = 2 if s.resigned else 1
+        return (stayed, -s.revealed, int(no_move), s.last_move_ms or 0, s.join_order)
 
     ordered = sorted(standings, key=key)
     return [(position, standing) for position, standing in enumerate(ordered, start=1)]

@@ -155,6 +155,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             no_guess=message.get("no_guess", False),
             name=message.get("name"),
             user=self.scope.get("user"),
+            address=self.address,
         )
         self.seek = {"preset": seeker.preset, "no_guess": seeker.no_guess}
         self.group = group_of(seeker.preset, seeker.no_guess)

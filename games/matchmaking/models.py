@@ -19,6 +19,9 @@ class Seeker(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
     rating = models.IntegerField()  # the displayed rating it is paired by (guests: 1000)
+    # The client address it sought from: two accounts of one address are never paired in
+    # rated play (PROTOCOL.md 6.2).
+    address = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
 

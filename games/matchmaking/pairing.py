@@ -20,6 +20,7 @@ class Candidate:
     rating: int
     since: datetime
     account: int | None  # the same account never races itself
+    address: str = ""  # two accounts of one client address never race each other
 
 
 def window(candidate: Candidate, now: datetime) -> float:
@@ -53,5 +54,7 @@ def pairs(candidates: list[Candidate], size: int, now: datetime) -> list[list[Ca
 def _fits(a: Candidate, b: Candidate, now: datetime) -> bool:
     if a.account is not None and a.account == b.account:
         return False
+    if a.account is not None and b.account is not None and a.address and a.address == b.address:
+        return False  # two accounts of one person farming each other (PROTOCOL.md 6.2)
     gap = abs(a.rating - b.rating)
     return gap <= window(a, now) and gap <= window(b, now)

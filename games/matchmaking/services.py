@@ -45,7 +45,9 @@ class Matched:
     token: str
 
 
-def seek_start(*, channel: str, preset: Any, no_guess: Any, name: Any, user: Any) -> Seeker:
+def seek_start(
+    *, channel: str, preset: Any, no_guess: Any, name: Any, user: Any, address: str = ""
+) -> Seeker:
     """Put a connection in the queue (one seek per connection: the edge checks). Quick match
     is for people: a bot account may not seek (PROTOCOL.md 6.1)."""
     if not isinstance(preset, str) or preset not in PRESETS:
@@ -66,7 +68,7 @@ def seek_start(*, channel: str, preset: Any, no_guess: Any, name: Any, user: Any
     now = timezone.now()
     return Seeker.objects.create(
         channel=channel, worker=WORKER, preset=preset, no_guess=no_guess, name=name,
-        user=user, rating=rating, created_at=now, expires_at=now + LEASE,
+        user=user, rating=rating, address=address[:64], created_at=now, expires_at=now + LEASE,
     )  # fmt: skip
 
 
@@ -101,7 +103,9 @@ def match_plan() -> list[tuple[list[int], str | None]]:
     plan: list[tuple[list[int], str | None]] = []
     size = settings.MINERACE["MATCH_SIZE"]
     for seekers in kinds.values():
-        candidates = [Candidate(s.id, s.rating, s.created_at, s.user_id) for s in seekers]
+        candidates = [
+            Candidate(s.id, s.rating, s.created_at, s.user_id, s.address) for s in seekers
+        ]
         plan += [([c.id for c in group], None) for group in pairs(candidates, size, now)]
     planned = {i for ids, _ in plan for i in ids}
     alone_since = now - timedelta(seconds=settings.MINERACE["MATCH_BOT_S"])

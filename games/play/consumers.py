@@ -56,7 +56,8 @@ ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished", "rematch
 
 
 def _game_basics(game_id: str) -> Game | None:
-    game = Game.objects.filter(pk=game_id).only("id", "mode", "width", "height", "no_guess").first()
+    fields = ("id", "mode", "width", "height", "no_guess", "rated")
+    game = Game.objects.filter(pk=game_id).only(*fields).first()
     if game is not None and game.no_guess:
         search.warm_up()  # a solo game's board is searched at its first reveal
     return game
@@ -89,6 +90,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close()  # before accept: the handshake is refused (403)
             return
         self.mode, self.width, self.height = game.mode, game.width, game.height
+        # A rated race's spectators get counts, not cells, until game_over (PROTOCOL.md 4).
+        self.rated = game.rated
         self.errors_in_row = 0
         conf = settings.MINERACE
         self.bucket = Bucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
@@ -292,7 +295,14 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     def view_of(self, kind: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         """The frame this connection may see of an event, or None."""
-        return frame_view(kind, payload, role=self.role, player_id=self.player_id, mode=self.mode)
+        return frame_view(
+            kind,
+            payload,
+            role=self.role,
+            player_id=self.player_id,
+            mode=self.mode,
+            rated=self.rated,
+        )
 
     async def deliver(
         self, events: list[Event], re: int | None = None, answer_kind: str | None = None

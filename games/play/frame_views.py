@@ -1,7 +1,9 @@
 """What one connection may see of an event: a pure function of the event and the connection.
 
 A move is published once to the whole game; its mover's connections and the spectators see
-its cells, the other racers only its counts, and nobody else anything (PROTOCOL.md 4).
+its cells, the other racers only its counts, and nobody else anything (PROTOCOL.md 4). A rated
+race's spectators see counts only until game_over: its board is every racer's, and so is each
+cell an opponent uncovers (v1.2).
 """
 
 from __future__ import annotations
@@ -17,13 +19,21 @@ def progress_of(cells: dict[str, Any]) -> dict[str, Any]:
 
 
 def frame_view(
-    kind: str, payload: dict[str, Any], *, role: str | None, player_id: str | None, mode: str
+    kind: str,
+    payload: dict[str, Any],
+    *,
+    role: str | None,
+    player_id: str | None,
+    mode: str,
+    rated: bool = False,
 ) -> Frame | None:
     """The frame (type, payload) a connection of this role and player may see, or None."""
     if kind != "move":
         return kind, payload
-    if role == "spectator" or payload["player"] == player_id:
+    if payload["player"] == player_id:
         return "cells", payload
+    if role == "spectator":
+        return ("progress", progress_of(payload)) if rated else ("cells", payload)
     if mode == "race" and player_id is not None:
         return "progress", progress_of(payload)
     return None

@@ -21,7 +21,8 @@ from games.races.selectors import game_get
 
 
 def welcome_view(*, game_id: str, player_id: str | None, spectator: bool) -> dict[str, Any]:
-    """The game state and the boards a connection may see: its own, or all for spectators.
+    """The game state and the boards a connection may see: its own, or all for spectators
+    (none for a spectator of a rated race until it is over).
 
     `seqs` is, per player, the last move the welcome reflects (the client continues from it);
     `seen` the last move the connection must not be sent again. A spectator of a running race
@@ -36,6 +37,8 @@ def welcome_view(*, game_id: str, player_id: str | None, spectator: bool) -> dic
     view["seen"] = dict(view["seqs"])
     if game.status == GameStatus.FINISHED:
         visible = players  # nothing is secret any more
+    elif spectator and game.rated:
+        visible = []  # a rated race's boards are shown once it is over (PROTOCOL.md 4, v1.2)
     elif spectator:
         visible = players
         delay_ms = spectator_delay_ms(game)

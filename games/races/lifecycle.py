@@ -268,7 +268,8 @@ def player_leave(*, player_id: str) -> list[Event]:
 
 @transaction.atomic
 def player_resign(*, player_id: str) -> list[Event]:
-    """A playing racer gives up: dnf, not a move."""
+    """A playing racer gives up (or is dropped for being away): dnf, not a move, and a loss:
+    it ranks below everyone who stayed (PROTOCOL.md 2, v1.2)."""
     player, game = _lock_player(player_id)
     if game.mode != GameMode.RACE:
         raise ServiceError("bad_message", "only racers can resign")
@@ -276,7 +277,8 @@ def player_resign(*, player_id: str) -> list[Event]:
         raise ServiceError("not_running", "you are not racing")
     now = timezone.now()
     finish_player(player, PlayerStatus.DNF, None, now)
-    player.save(update_fields=["status", "time_ms", "finished_at"])
+    player.resigned = True
+    player.save(update_fields=["status", "time_ms", "finished_at", "resigned"])
     return [finished_event(game, player), *finish_game_if_done(game.id, now)]
 
 

@@ -32,6 +32,7 @@ def standings(game: Game, players: list[Player]) -> list[Placed]:
                 else int((p.last_move_at - (started or p.last_move_at)).total_seconds() * 1000)
             ),
             join_order=order,
+            resigned=p.resigned,
         )
         for order, p in enumerate(players)
     ]

@@ -42,6 +42,9 @@ class RatingChange(models.Model):
     variant = models.CharField(max_length=16)
     before = models.IntegerField(null=True)
     after = models.IntegerField(null=True)
+    # False: a rated race nobody played (PROTOCOL.md 6.2): before == after, and the rating
+    # history leaves it out.
+    counted = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -58,7 +58,7 @@ def ratings_of(*, user_id: int) -> dict[str, Any]:
         }
         for r in Rating.objects.filter(user_id=user_id, games__gt=0)
     }
-    changes = RatingChange.objects.filter(user_id=user_id).order_by("created_at")
+    changes = RatingChange.objects.filter(user_id=user_id, counted=True).order_by("created_at")
     for change in changes:
         key = f"{change.preset}/{change.variant}"
         if key in current:

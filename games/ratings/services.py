@@ -20,7 +20,13 @@ MODEL = PlackettLuce()
 
 
 def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> None:
-    """Update the ratings of a rated race's accounts; `ranks` is the ranking by player id."""
+    """Update the ratings of a rated race's accounts; `ranks` is the ranking by player id.
+
+    A race in which no racer made a move is not rated (PROTOCOL.md 6.2): each account's result
+    shows its rating unchanged, and no rating moves."""
+    if not any(p.moves_count > 0 for p in players):
+        _race_not_played(game=game, players=players)
+        return
     variant = game.variant
     rows: dict[str, Rating | None] = {}
     for player in players:
@@ -55,6 +61,24 @@ def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> No
         RatingChange.objects.create(
             game=game, player=player, user_id=player.user_id, preset=game.preset,
             variant=variant, before=before, after=after,
+        )  # fmt: skip
+
+
+def _race_not_played(*, game: Game, players: list[Player]) -> None:
+    shown = {
+        r.user_id: r.display
+        for r in Rating.objects.filter(
+            user_id__in=[p.user_id for p in players if p.user_id is not None],
+            preset=game.preset,
+            variant=game.variant,
+        )
+    }
+    default = display(MODEL.mu, MODEL.sigma)
+    for player in players:
+        rating = None if player.user_id is None else shown.get(player.user_id, default)
+        RatingChange.objects.create(
+            game=game, player=player, user_id=player.user_id, preset=game.preset,
+            variant=game.variant, before=rating, after=rating, counted=False,
         )  # fmt: skip
 
 

@@ -260,21 +260,44 @@ def play_daily(game_id: str, user) -> None:
                 return
 
 
+def established(user) -> None:
+    """Old enough for a day's run to count (PROTOCOL.md 6.2); the rated races are waived by
+    the `daily_counts` fixture, since a bot account can never have any."""
+    user.date_joined = timezone.now() - timedelta(days=2)
+    user.save(update_fields=["date_joined"])
+
+
+@pytest.fixture
+def daily_counts(monkeypatch):
+    """A day's first run counts without rated races behind it: so only the bot rule is left
+    to keep a bot account's run from counting."""
+    from games.daily import services
+
+    monkeypatch.setattr(services, "ESTABLISHED_RATED_RACES", 0)
+
+
 @pytest.mark.django_db
-def test_a_bot_accounts_daily_run_never_counts():
+def test_a_bot_accounts_daily_run_never_counts(daily_counts):
     http, bot = bot_account()
+    people, ada = person("Ada")
+    for user in (bot, ada):
+        established(user)
+    assert http.get("/api/daily/").json()["may_count"] is False
+    assert people.get("/api/daily/").json()["may_count"] is True
     run = call(http, "POST", "/api/daily/beginner/")
     assert run.status_code == 201 and run.json()["counted"] is False
+    assert call(people, "POST", "/api/daily/beginner/").json()["counted"] is True
     play_daily(run.json()["game"]["id"], bot)
     today = timezone.now().date().isoformat()
     assert HttpClient().get(f"/api/daily/{today}/beginner/").json()["entries"] == []
 
 
 @pytest.mark.django_db
-def test_a_run_counted_before_the_upgrade_is_left_out_once_played_as_a_bot():
+def test_a_run_counted_before_the_upgrade_is_left_out_once_played_as_a_bot(daily_counts):
     """An account may start its counted run, turn into a bot (it has played nothing yet),
     then play the run: its player is a bot's, and the day's leaderboard leaves it out."""
-    http, _ = person("Turncoat")
+    http, turncoat = person("Turncoat")
+    established(turncoat)
     run = call(http, "POST", "/api/daily/beginner/")
     assert run.json()["counted"] is True
     become_bot(http)

@@ -52,6 +52,22 @@ def run_row(database: Path, game_id: str) -> tuple[bool, int | None]:
     return bool(counted), user
 
 
+def establish(database: Path, name: str) -> None:
+    """Make a new account one whose first daily run counts (PROTOCOL.md 6.2): made two days
+    ago, with 5 rated races behind it (a rating row that says so, on a board nobody reads)."""
+    joined = sql_moment(datetime.now(UTC) - timedelta(days=2))
+    with closing(sqlite3.connect(database, timeout=30)) as connection, connection:
+        connection.execute(
+            "UPDATE auth_user SET date_joined = ? WHERE username = ?", (joined, name)
+        )
+        connection.execute(
+            "INSERT INTO ratings_rating (user_id, preset, variant, mu, sigma, display, games,"
+            " updated_at) SELECT id, 'expert', 'classic', 25.0, 8.3, 1000, 5, ? FROM auth_user"
+            " WHERE username = ?",
+            (joined, name),
+        )
+
+
 def end_the_day(database: Path) -> date:
     """Move today's boards and their runs into yesterday, as midnight would; return it."""
     yesterday = today() - timedelta(days=1)

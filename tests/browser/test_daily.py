@@ -1,5 +1,6 @@
-"""The daily challenge pages (issue 14.6) in Chromium: an account's first run of the day counts
-and reaches today's leaderboard, its next is practice, a guest is told it plays for practice,
+"""The daily challenge pages (issue 14.6) in Chromium: an established account's first run of the
+day counts and reaches today's leaderboard, its next is practice, a new account practises, a
+guest is sent to log in for today's board (PROTOCOL.md 6.2),
 the run's page marks its public start cell, and a past day shows its leaderboards, its seeds
 checked against their commitments, and replays that open."""
 
@@ -9,6 +10,7 @@ import pytest
 
 from tests.browser.daily_support import (
     end_the_day,
+    establish,
     open_daily,
     play_run,
     run_board,
@@ -52,6 +54,7 @@ def test_an_accounts_first_run_counts_and_its_next_is_practice(
     page = open_page(viewport=DESKTOP)
     name = unique("daily")
     sign_up(page, base_url, name)
+    establish(server_database, name)
     expect(page.locator('.page-nav a[href="/daily/"]')).to_have_text("Daily")
     page.click('.page-nav a[href="/daily/"]')
     wait_ready(page)
@@ -129,21 +132,36 @@ def test_an_accounts_first_run_counts_and_its_next_is_practice(
     expect(row).to_have_attribute("data-game", game_id)
 
 
-def test_a_guest_plays_for_practice(open_page, base_url, server_database):
+def test_a_guest_is_sent_to_log_in_and_a_new_account_practises(
+    open_page, base_url, server_database
+):
+    """Today's board is for accounts; a fresh account's runs are practice (PROTOCOL.md 6.2)."""
     page = open_page()
     open_daily(page, base_url)
     for preset in PRESETS:
         kind = card(page, preset).locator(".run-kind")
         expect(kind).to_have_attribute("data-kind", "guest")
-        expect(kind).to_have_text("Guests play for practice: log in to be ranked.")
-        expect(card(page, preset).locator(".play-button")).to_have_text("Play for practice")
+        expect(kind).to_have_text(
+            "Today's board is for accounts: log in to play it. Past days' boards and replays"
+            " are open to everyone below."
+        )
+        expect(card(page, preset).locator(".play-button")).to_be_hidden()
     expect(card(page).locator(".run-kind a")).to_have_attribute(
         "href", "/accounts/login/?next=%2Fdaily%2F"
     )
     page.set_viewport_size(PHONE)
     shoot(page, "daily-guest-phone.png")
+
+    name = unique("newbie")
+    sign_up(page, base_url, name)
+    open_daily(page, base_url)
+    kind = card(page, "intermediate").locator(".run-kind")
+    expect(kind).to_have_attribute("data-kind", "not-yet")
+    expect(kind).to_contain_text("runs count for accounts made before today with 5 rated races")
+    expect(card(page, "intermediate").locator(".play-button")).to_have_text("Play for practice")
     game_id = play_from_card(page, "intermediate")
-    assert run_row(server_database, game_id) == (False, None)
+    counted, user = run_row(server_database, game_id)
+    assert counted is False and user is not None
     state = page.request.get(f"{base_url}/api/games/{game_id}/").json()
     assert state["status"] == "lobby" and state["preset"] == "intermediate"
     assert_start_marked(page, state["start"])
@@ -155,6 +173,7 @@ def test_a_past_day_shows_its_leaderboards_seeds_and_replays(open_page, base_url
     racers = {name: open_page(viewport=DESKTOP) for name in (ann, bob)}
     for name, racer in racers.items():
         sign_up(racer, base_url, name)
+        establish(server_database, name)
     runs = {}
     for preset in PRESETS:
         for name, racer in racers.items():

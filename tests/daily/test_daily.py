@@ -18,13 +18,22 @@ from games.errors import ServiceError
 from games.models import Game, Player
 from games.moves.service import move_apply
 from games.races import lifecycle, selectors
+from games.ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
 
 
-def logged_in(name: str) -> HttpClient:
+def logged_in(name: str, *, joined_days_ago: int = 2, rated_races: int = 5) -> HttpClient:
+    """A logged-in account; by default an established one, whose first run of a day counts
+    (PROTOCOL.md 6.2: it existed before the day began and played 5 rated races)."""
+    user = get_user_model().objects.create_user(name, password="Mines-sweep-42")
+    user.date_joined = timezone.now() - timedelta(days=joined_days_ago)
+    user.save(update_fields=["date_joined"])
+    if rated_races:
+        Rating.objects.create(user=user, preset="expert", variant="classic", mu=25, sigma=8,
+                              display=1000, games=rated_races)  # fmt: skip
     client = HttpClient()
-    client.force_login(get_user_model().objects.create_user(name, password="Mines-sweep-42"))
+    client.force_login(user)
     return client
 
 
@@ -61,8 +70,8 @@ def end_the_day(challenge: DailyChallenge) -> None:
 
 def test_everyone_gets_the_same_no_guess_board_and_accounts_one_counted_run():
     ann, bob = logged_in("ann"), logged_in("bob")
-    runs = [start_run(ann), start_run(ann), start_run(bob), start_run(HttpClient())]
-    assert [r["counted"] for r in runs] == [True, False, True, False]
+    runs = [start_run(ann), start_run(ann), start_run(bob)]
+    assert [r["counted"] for r in runs] == [True, False, True]
     states = [r["game"] for r in runs]
     assert len({s["seed_commitment"] for s in states}) == 1
     assert len({tuple(s["start"]) for s in states}) == 1
@@ -76,7 +85,7 @@ def test_everyone_gets_the_same_no_guess_board_and_accounts_one_counted_run():
     assert is_no_guess(board_of(games[0]), games[0].safe_cell)
     overview = ann.get("/api/daily/").json()
     beginner = next(b for b in overview["boards"] if b["preset"] == "beginner")
-    assert beginner["your_run"] == states[0]["id"] and beginner["runs"] == 4
+    assert beginner["your_run"] == states[0]["id"] and beginner["runs"] == 3
     assert "seed" not in beginner and beginner["over"] is False
     assert {b["preset"] for b in overview["boards"]} == {"beginner", "intermediate", "expert"}
 
@@ -158,7 +167,8 @@ async def test_a_run_over_the_websocket_starts_at_its_public_start_cell():
 
     from tests.play.helpers import Client, player
 
-    state = (await database_sync_to_async(start_run)(HttpClient()))["game"]
+    runner = await database_sync_to_async(logged_in)("runner")
+    state = (await database_sync_to_async(start_run)(runner))["game"]
     assert state["status"] == "lobby" and state["start"]
     client, welcome = await player(state["id"], "walker")
     assert welcome["boards"] == {welcome["you"]: []}  # nothing known before the first click
@@ -177,13 +187,28 @@ async def test_a_run_over_the_websocket_starts_at_its_public_start_cell():
 
 def test_another_site_cannot_spend_an_accounts_counted_run():
     """A form post (what another site could send with the session) is refused, as any change
-    that does not say it is JSON (PROTOCOL.md 3, v1.2), from a guest too."""
+    that does not say it is JSON (PROTOCOL.md 3, v1.2)."""
     ann = logged_in("ann")
     refused = ann.post("/api/daily/beginner/", {"x": "1"})
     assert refused.status_code == 415
     assert refused.json()["error"]["code"] == "unsupported_media_type"
     assert HttpClient().post("/api/daily/beginner/").status_code == 415
     assert not DailyRun.objects.exists()
-    guest = HttpClient().post("/api/daily/beginner/", content_type="application/json")
-    assert guest.status_code == 201
     assert start_run(ann)["counted"] is True
+
+
+def test_only_an_established_accounts_run_counts_and_guests_play_past_days_only():
+    """PROTOCOL.md 6.2: a fresh second account, or one with few rated races, only practises;
+    a guest cannot open today's board at all (it would learn it for someone else)."""
+    fresh = logged_in("fresh", joined_days_ago=0)
+    novice = logged_in("novice", rated_races=4)
+    veteran = logged_in("veteran")
+    assert [start_run(c)["counted"] for c in (fresh, novice, veteran)] == [False, False, True]
+    assert [c.get("/api/daily/").json()["may_count"] for c in (fresh, novice, veteran)] == [
+        False, False, True
+    ]  # fmt: skip
+    guest = HttpClient()
+    refused = guest.post("/api/daily/beginner/", "{}", content_type="application/json")
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "not_logged_in"
+    assert guest.get("/api/daily/").json()["may_count"] is False
+    assert DailyRun.objects.count() == 3

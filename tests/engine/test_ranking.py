@@ -22,3 +22,27 @@ def test_winners_by_time_then_others_by_progress_then_last_move_then_join_order(
         "zero-moved", "no-move", "no-move-2",
     ]  # fmt: skip
     assert [r for r, _ in rank(players)] == list(range(1, 9))
+
+
+def test_those_who_resigned_or_were_dropped_rank_below_everyone_who_stayed():
+    """PROTOCOL.md 2, v1.2: leaving is a loss, even with more cells than those who stayed."""
+    players = [
+        Standing("left-far", False, None, 60, 5000, 0, resigned=True),
+        Standing("stayed-no-move", False, None, 0, None, 1),
+        Standing("left-near", False, None, 5, 3000, 2, resigned=True),
+        Standing("lost", False, None, 10, 2000, 3),
+        Standing("won", True, 9000, 71, 9000, 4),
+    ]
+    order = [s.player_id for _, s in rank(players)]
+    assert order == ["won", "lost", "stayed-no-move", "left-far", "left-near"]
+
+
+def test_two_who_left_without_a_move_keep_the_order_above_among_themselves():
+    """The farming of issue 20: neither moved, both left; join order still ranks them, but a
+    racer who stayed (even without a move) is above both."""
+    players = [
+        Standing("a", False, None, 0, None, 0, resigned=True),
+        Standing("b", False, None, 0, None, 1, resigned=True),
+        Standing("c", False, None, 0, None, 2),
+    ]
+    assert [s.player_id for _, s in rank(players)] == ["c", "a", "b"]

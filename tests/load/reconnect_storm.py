@@ -31,7 +31,7 @@ stopped and the database dropped in a `finally`):
    waits a random backoff (uniform 0 to `--jitter` s, as a client behind a load balancer
    should), reconnects to the survivor and says `hello` with its token (players) or as a
    spectator. An attempt that fails (each is bounded by `--attempt-timeout`) is retried as
-   the page does (frontend/static/frontend/js/socket.js: after 1, 2, 4, then every 5 s), plus
+   the page does (frontend/static/frontend/js/core/socket.js: after 1, 2, 4, then every 5 s), plus
    the same jitter, up to `--attempts` attempts or `--storm-timeout`. A client has *resumed*
    when it gets a `welcome` whose state matches what it knew: same `you`, and the same known
    cells on its own board (players) or on every board (spectators). Times are from the kill,
@@ -86,7 +86,7 @@ from tests.support.waiting import WaitTimeout, async_wait_until, wait_until
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 SURVIVOR, VICTIM = 0, 1
-# After a failed reconnect attempt, as frontend/static/frontend/js/socket.js waits (its first
+# After a failed reconnect attempt, as frontend/static/frontend/js/core/socket.js waits (its first
 # wait, 0.5 s, is replaced by the --jitter draw)
 RETRY_BACKOFF_S = (1.0, 2.0, 4.0, 5.0)
 

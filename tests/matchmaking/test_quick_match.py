@@ -153,6 +153,36 @@ def test_pairing_widens_the_window_with_the_wait():
     assert pairs(same_account, 2, later) == []
 
 
+def test_two_accounts_of_one_address_are_never_paired_but_guests_of_one_are():
+    """PROTOCOL.md 6.2: a second account on the same client address cannot farm the first."""
+    now = datetime(2026, 11, 23, 12, 0, 0)
+    twins = [Candidate(1, 1000, now, 7, "10.0.0.1"), Candidate(2, 1000, now, 8, "10.0.0.1")]
+    assert pairs(twins, 2, now) == []
+    apart = [Candidate(1, 1000, now, 7, "10.0.0.1"), Candidate(2, 1000, now, 8, "10.0.0.2")]
+    assert pairs(apart, 2, now) == [apart]
+    guests = [Candidate(1, 1000, now, None, "10.0.0.1"), Candidate(2, 1000, now, None, "10.0.0.1")]
+    assert pairs(guests, 2, now) == [guests]
+    three = [*twins, Candidate(3, 1000, now, 9, "10.0.0.3")]
+    assert pairs(three, 2, now) == [[twins[0], three[2]]]  # the other twin waits
+
+
+@pytest.mark.django_db
+def test_the_queue_keeps_two_accounts_of_one_address_apart():
+    from django.contrib.auth import get_user_model
+
+    from games.matchmaking import services
+
+    users = [get_user_model().objects.create_user(username=n, password="pw-123456") for n in "ab"]
+    for number, user in enumerate(users):
+        services.seek_start(channel=f"c{number}", preset="beginner", no_guess=False, name=None,
+                            user=user, address="192.0.2.7")  # fmt: skip
+    assert services.match_plan() == []
+    Seeker.objects.filter(channel="c1").update(address="192.0.2.8")
+    assert [sorted(ids) for ids, _ in services.match_plan()] == [
+        sorted(Seeker.objects.values_list("id", flat=True))
+    ]
+
+
 async def test_two_guests_of_one_long_name_are_told_apart_and_nobody_is_held_up():
     long = "x" * 24
     clients = [await Seeking().connect() for _ in range(4)]

@@ -24,6 +24,7 @@ MOVE = {"player": "p1", "seq": 3, "action": "reveal", "x": 1, "y": 2, "cells": [
     ],
 )
 def test_a_move_is_seen_as_its_role_may(role, player_id, mode, expected):
+    """A casual game's spectators see cells; the other racers counts."""
     view = frame_view("move", MOVE, role=role, player_id=player_id, mode=mode)
     assert (view[0] if view else None) == expected
     if expected == "progress":
@@ -38,3 +39,12 @@ def test_other_events_are_seen_by_everyone_unchanged():
         assert frame_view("finished", payload, role=role, player_id=player_id, mode="race") == (
             "finished", payload
         )  # fmt: skip
+
+
+def test_a_rated_races_spectators_see_counts_not_cells_but_the_mover_sees_its_own():
+    """PROTOCOL.md 4, v1.2: a rated race's board is shared, so its spectators get progress."""
+    spectator = frame_view("move", MOVE, role="spectator", player_id=None, mode="race", rated=True)
+    assert spectator == ("progress", {"player": "p1", "seq": 3, "status": "playing",
+                                      "progress": MOVE["progress"]})  # fmt: skip
+    mover = frame_view("move", MOVE, role="player", player_id="p1", mode="race", rated=True)
+    assert mover == ("cells", MOVE)

@@ -127,3 +127,44 @@ def test_ratings_errors(client):
     assert client.get("/api/ratings/huge/").status_code == 404
     response = client.get("/api/ratings/expert/?variant=lucky")
     assert response.status_code == 400 and response.json()["error"]["field"] == "variant"
+
+
+def test_a_rated_race_nobody_played_is_not_rated(client):
+    """PROTOCOL.md 6.2: two accounts matched, neither moves, both leave: nobody's rating moves,
+    the results show each rating unchanged, and the race is in no rating history."""
+    ada, bob = accounts("ada", "bob")
+    _, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)])
+    lifecycle.player_resign(player_id=p_ada.id)
+    events = lifecycle.player_resign(player_id=p_bob.id)
+    game_over = next(e for e in events if e.kind == "game_over")
+    rows = {r["name"]: r for r in game_over.payload["results"]}
+    for name in ("ada", "bob"):
+        assert rows[name]["rating_before"] == rows[name]["rating_after"] == 1000
+    assert not Rating.objects.filter(games__gt=0).exists()
+    assert client.get("/api/ratings/beginner/").json()["entries"] == []
+    assert client.get("/api/players/ada/").json()["ratings"] == []
+
+
+def test_one_move_makes_a_race_rated_and_leaving_is_a_loss(client):
+    """A racer who resigns ranks below one who stayed, even one who never moved (PROTOCOL.md 2,
+    v1.2): the leaver loses rating."""
+    ada, bob = accounts("ada", "bob")
+    game, (p_ada, _) = rated_race([("ada", ada), ("bob", bob)])
+    move_apply(player_id=p_ada.id, move=Reveal(*game.safe_cell))  # ada opens more than bob
+    lifecycle.player_resign(player_id=p_ada.id)  # ... and leaves
+    game_tick_past_limit(game)
+    rows = {r["name"]: r for r in game_over_results(game)}
+    assert (rows["bob"]["rank"], rows["ada"]["rank"]) == (1, 2)
+    assert rows["ada"]["rating_after"] < rows["ada"]["rating_before"] == 1000
+    assert rows["bob"]["rating_after"] > 1000
+
+
+def game_tick_past_limit(game: Game) -> None:
+    """End the race by its time limit: the racer still playing becomes dnf but did not leave."""
+    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(hours=1))
+    game_tick(game_id=game.id)
+
+
+def game_over_results(game: Game) -> list[dict]:
+    game.refresh_from_db()
+    return game_public(game, list(game.players.order_by("joined_at")))["results"]

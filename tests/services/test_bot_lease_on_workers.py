@@ -7,9 +7,12 @@ import time
 from collections.abc import Callable
 
 import psycopg
+import pytest
 
 from tests.services.racing import http_json, join, watch
 from tests.support.waiting import async_wait_until
+
+pytestmark = pytest.mark.services
 
 
 def seat(url: str, game_id: str) -> tuple[str, int, str]:

@@ -13,6 +13,8 @@ from tests.services.conftest import make_cluster
 from tests.services.racing import create_race, join, ready_and_start, resume, watch
 from tests.support.waiting import async_wait_until
 
+pytestmark = pytest.mark.services
+
 # Short clocks, so that the test takes seconds: leases of 2 s renewed every 0.5 s, abandonment
 # after 4 s offline.
 PRESENCE = {

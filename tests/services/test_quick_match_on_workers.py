@@ -7,9 +7,12 @@ import asyncio
 import json
 
 import psycopg
+import pytest
 from websockets.asyncio.client import connect
 
 from tests.support.waiting import async_wait_until
+
+pytestmark = pytest.mark.services
 
 
 async def seek(ws_url: str, name: str, preset: str = "beginner"):

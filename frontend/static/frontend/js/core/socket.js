@@ -1,0 +1,107 @@
+// A WebSocket of the protocol: JSON frames with a fresh integer id, a ping every 20 s, and a
+// connection that comes back by itself: when it drops (not by us) it retries after 0.5 s, 1 s,
+// 2 s, 4 s, then every 5 s. A game's socket starts each new connection with a fresh `hello`
+// (sent by the owner in onOpen); the server's `welcome` is then the whole truth. The quick-match
+// socket does not come back: a seek lives and dies with its connection.
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 5000];
+const PING_MS = 20000;
+
+/** The URL of this site's socket at `path` ("/ws/match/"). */
+export function socketUrl(path) {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${window.location.host}${path}`;
+}
+
+export function gameSocketUrl(gameId) {
+  return socketUrl(`/ws/games/${encodeURIComponent(gameId)}/`);
+}
+
+export class GameSocket {
+  /**
+   * handlers: onOpen(), onMessage(message),
+   * onStatus("connecting" | "open" | "reconnecting" | "closed")
+   * reconnect: false to stay closed after a drop (then onStatus("closed")).
+   */
+  constructor(url, handlers, { reconnect = true } = {}) {
+    this.url = url;
+    this.handlers = handlers;
+    this.reconnect = reconnect;
+    this.ws = null;
+    this.nextId = 1;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.stopped = false;
+  }
+
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.retryTimer);
+    this.handlers.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
+      this.handlers.onStatus("open");
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.handlers.onOpen();
+    });
+    ws.addEventListener("message", (event) => {
+      if (ws !== this.ws) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message && typeof message.type === "string") this.handlers.onMessage(message);
+    });
+    ws.addEventListener("close", () => {
+      if (ws !== this.ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      if (this.stopped) return;
+      if (!this.reconnect) {
+        this.stopped = true;
+        this.handlers.onStatus("closed");
+        return;
+      }
+      const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+      this.attempt += 1;
+      this.handlers.onStatus("reconnecting");
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  /** The connection works (a welcome arrived): the next drop starts the backoff afresh. */
+  markHealthy() {
+    this.attempt = 0;
+  }
+
+  /** Send a message with a fresh integer id; returns the id, or null when not connected. */
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ ...message, id }));
+    return id;
+  }
+
+  /** Drop the current connection on purpose and open a new one at once. */
+  reopen() {
+    this.close();
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Close for good (until connect() is called again); no reconnection follows. */
+  close() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000);
+    this.handlers.onStatus("closed");
+  }
+}

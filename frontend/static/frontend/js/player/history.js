@@ -1,0 +1,183 @@
+// The player page's game history: every ranked game, newest first, 50 a page ("Load 50 more"
+// follows the answer's `next`), filtered as the URL says, with the games, wins and win rate of
+// the whole filtered set (the server's summary, not just the rows shown).
+import { replayLink, tableCell, timeElement } from "../core/elements.js";
+import { DASH, fixed, presetLabel, seconds, STATUS_LABELS } from "../core/format.js";
+import { getPlayerGames } from "./api.js";
+import { filtersOf } from "./filters.js";
+
+const section = document.getElementById("player-history");
+const table = document.getElementById("recent-table");
+const body = table.querySelector("tbody");
+const status = document.getElementById("history-status");
+const empty = document.getElementById("history-empty");
+const count = document.getElementById("history-count");
+const more = document.getElementById("load-more");
+const summaryGames = document.getElementById("summary-games");
+const summaryWins = document.getElementById("summary-wins");
+const summaryRate = document.getElementById("summary-win-rate");
+
+let name = "";
+let filters = {};
+let next = null;
+let total = 0;
+let loading = 0; // the number of the latest request: answers to older ones are dropped
+
+export function noGuessTag() {
+  const tag = document.createElement("span");
+  tag.className = "tag tag-no-guess";
+  tag.textContent = "No guessing";
+  return tag;
+}
+
+const THIS_YEAR = new Intl.DateTimeFormat(undefined, {
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+
+/** When a game ended, without the year when it is this year's ("Nov 22, 11:22 AM"): short
+ * enough for a phone's line. The full moment shows on hover, as timeElement's does. */
+function gameDate(iso) {
+  const element = timeElement(iso, true);
+  if (iso && new Date(iso).getFullYear() === new Date().getFullYear()) {
+    element.textContent = THIS_YEAR.format(new Date(iso));
+  }
+  return element;
+}
+
+/** A win rate to a tenth of a percent ("37.5 %"), or a dash when there is no game. */
+export function winRateText(rate) {
+  return rate === null || rate === undefined ? DASH : `${(rate * 100).toFixed(1)} %`;
+}
+
+function historyRow(entry) {
+  const tr = document.createElement("tr");
+  tr.dataset.game = entry.game;
+  tr.dataset.status = entry.status;
+  tr.dataset.preset = entry.preset;
+  tr.dataset.variant = entry.variant ?? "classic";
+  tr.dataset.mode = entry.mode;
+  const result = document.createElement("span");
+  result.className = `result-tag result-${entry.status}`;
+  result.textContent = STATUS_LABELS[entry.status] ?? entry.status;
+  const board = [presetLabel(entry.preset)];
+  if (entry.variant === "no_guess") board.push(" ", noGuessTag());
+  tr.append(
+    tableCell(board, "preset"),
+    tableCell(entry.mode === "race" ? "Race" : "Solo", "mode"),
+    tableCell(result, "status"),
+    tableCell(seconds(entry.time_ms), "num time"),
+    tableCell(fixed(entry.bbbv_per_s, 3), "num rate"),
+    tableCell(entry.clicks, "num clicks"),
+    tableCell(gameDate(entry.finished_at), "date"),
+    tableCell(replayLink(entry.game), "action"),
+  );
+  // Spelt out: on a phone the rows are laid out as blocks, which may hide what they are.
+  tr.setAttribute("role", "row");
+  for (const cell of tr.cells) cell.setAttribute("role", "cell");
+  return tr;
+}
+
+function showSummary(summary) {
+  total = summary.games;
+  summaryGames.textContent = String(summary.games);
+  summaryWins.textContent = String(summary.wins);
+  summaryRate.textContent = winRateText(summary.win_rate);
+  summaryRate.dataset.winRate = summary.win_rate ?? "";
+}
+
+function showCount() {
+  const shown = body.rows.length;
+  count.textContent = total ? `Showing ${shown} of ${total} game${total === 1 ? "" : "s"}` : "";
+  more.hidden = next === null;
+  empty.hidden = total > 0;
+  table.hidden = total === 0;
+}
+
+function showError(error) {
+  status.textContent = `Could not load the games: ${error.message}`;
+  status.hidden = false;
+}
+
+/** After a failed first page: nothing of the previous view stays on show. */
+function clearRows() {
+  body.replaceChildren();
+  next = null;
+  total = 0;
+  for (const value of [summaryGames, summaryWins, summaryRate]) value.textContent = DASH;
+  summaryRate.dataset.winRate = "";
+  delete table.dataset.loaded;
+  table.hidden = true;
+  empty.hidden = true;
+  more.hidden = true;
+  count.textContent = "";
+}
+
+/** Show the first page of the games a view's filters choose (a new view replaces the rows). */
+export async function showHistory(view) {
+  const request = ++loading;
+  filters = filtersOf(view);
+  section.hidden = false;
+  table.setAttribute("aria-busy", "true");
+  more.disabled = true;
+  try {
+    const answer = await getPlayerGames(name, filters);
+    if (request !== loading) return;
+    status.hidden = true;
+    next = answer.next;
+    showSummary(answer.summary);
+    body.replaceChildren(...answer.games.map(historyRow));
+    table.dataset.loaded = new URLSearchParams(
+      Object.entries(filters).filter(([, value]) => value),
+    ).toString();
+    showCount();
+  } catch (error) {
+    if (request !== loading) return;
+    clearRows();
+    showError(error);
+  } finally {
+    if (request === loading) {
+      table.removeAttribute("aria-busy");
+      more.disabled = false;
+    }
+  }
+}
+
+/** The next 50 games of the same view, appended. */
+async function loadMore() {
+  if (next === null) return;
+  const request = ++loading;
+  more.disabled = true;
+  more.textContent = "Loading…";
+  const firstNew = body.rows.length;
+  try {
+    const answer = await getPlayerGames(name, filters, next);
+    if (request !== loading) return;
+    status.hidden = true;
+    next = answer.next;
+    showSummary(answer.summary);
+    body.append(...answer.games.map(historyRow));
+  } catch (error) {
+    if (request !== loading) return;
+    showError(error);
+  } finally {
+    more.textContent = "Load 50 more";
+    if (request === loading) {
+      more.disabled = false;
+      showCount();
+      // The button is gone after the last page: the keyboard goes on in the new rows.
+      const focusLost = [more, document.body].includes(document.activeElement);
+      if (more.hidden && focusLost) {
+        body.rows[firstNew]?.querySelector("a")?.focus();
+      }
+    }
+  }
+}
+
+/** Set up the history of the player `playerName`. */
+export function startHistory(playerName) {
+  name = playerName;
+  more.addEventListener("click", loadMore);
+}

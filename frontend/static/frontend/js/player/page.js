@@ -1,0 +1,269 @@
+// A player's page: an account's ratings per preset and kind of board (provisional ones
+// marked) with each rating's history as a chart and a table, personal bests per preset (time
+// and 3BV/s), on classic boards and, apart, on no-guess boards (once there is one), the
+// progress of its wins as charts (player/trend.js) and its whole history of ranked games with
+// filters (player/history.js). The filters and the charts' board live in the URL
+// (player/filters.js).
+import { accountBadge, replayLink, tableCell, timeElement } from "../core/elements.js";
+import { DASH, fixed, PRESET_LABELS, presetLabel, seconds } from "../core/format.js";
+import { getPlayer } from "../core/api.js";
+import { racesText, ratingChart } from "./rating-chart.js";
+import { FILTERS, formFilters, pushView, showFilters, viewFromUrl } from "./filters.js";
+import { noGuessTag, showHistory, startHistory } from "./history.js";
+import { showTrend, startTrend } from "./trend.js";
+
+const page = document.getElementById("player");
+const status = document.getElementById("player-status");
+const nameElement = document.getElementById("player-name");
+const badge = document.getElementById("player-badge");
+const missing = document.getElementById("player-missing");
+const bestsSection = document.getElementById("player-bests");
+const bestCards = document.getElementById("best-cards");
+const noGuessSection = document.getElementById("player-no-guess-bests");
+const noGuessCards = document.getElementById("no-guess-best-cards");
+const ratingsSection = document.getElementById("player-ratings");
+const ratingCards = document.getElementById("rating-cards");
+const historySection = document.getElementById("player-history");
+const filterForm = document.getElementById("history-filters");
+const applyButton = document.getElementById("filters-apply");
+const clearButton = document.getElementById("filters-clear");
+const winsLink = document.getElementById("trend-wins-link");
+
+/** One line of a best card: the value, what else it came with, and its replay. */
+function bestLine(kind, entry) {
+  const line = document.createElement("div");
+  line.className = "best";
+  line.dataset.kind = kind;
+  const label = document.createElement("span");
+  label.className = "best-label";
+  label.textContent = kind === "time" ? "Best time" : "Best 3BV/s";
+  const value = document.createElement("span");
+  value.className = "best-value";
+  const detail = document.createElement("span");
+  detail.className = "best-detail";
+  if (!entry) {
+    value.textContent = DASH;
+    detail.textContent = "no win yet";
+    line.classList.add("none");
+    line.append(label, value, detail);
+    return line;
+  }
+  if (kind === "time") {
+    value.textContent = seconds(entry.time_ms);
+    detail.textContent = `3BV ${entry.bbbv} · ${fixed(entry.bbbv_per_s, 3)} 3BV/s · `;
+  } else {
+    value.textContent = fixed(entry.bbbv_per_s, 3);
+    detail.textContent = `${seconds(entry.time_ms)} · 3BV ${entry.bbbv} · `;
+  }
+  detail.append(timeElement(entry.finished_at));
+  line.append(label, value, detail, replayLink(entry.game));
+  return line;
+}
+
+function bestCard(preset, bests, variant) {
+  const card = document.createElement("article");
+  card.className = "card best-card";
+  card.dataset.preset = preset;
+  card.dataset.variant = variant;
+  const title = document.createElement("h2");
+  title.textContent = presetLabel(preset);
+  card.append(title, bestLine("time", bests?.time), bestLine("bbbv_per_s", bests?.bbbv_per_s));
+  return card;
+}
+
+/** The cards of one kind of board ("classic" or "no_guess"): one per preset. */
+function bestCardsOf(bests, variant) {
+  const presets = Object.keys(PRESET_LABELS).filter((preset) => preset in (bests ?? {}));
+  return presets.map((preset) => bestCard(preset, bests[preset], variant));
+}
+
+/** Whether any preset has a best (a win) in these bests. */
+function anyBest(bests) {
+  return Object.values(bests ?? {}).some((kinds) => Object.values(kinds ?? {}).some(Boolean));
+}
+
+const PRESET_ORDER = Object.keys(PRESET_LABELS);
+const MINUS = "\u2212";
+
+/** Presets in the usual order, classic before no-guess. */
+function byPresetAndVariant(a, b) {
+  const order = (rating) =>
+    PRESET_ORDER.indexOf(rating.preset) * 2 + (rating.variant === "no_guess" ? 1 : 0);
+  return order(a) - order(b);
+}
+
+/** A rating's history as a table: the chart's numbers for those who cannot see it. */
+function historyTable(rating, label) {
+  const table = document.createElement("table");
+  table.className = "data-table rating-history";
+  const caption = document.createElement("caption");
+  caption.className = "visually-hidden";
+  caption.textContent = `${label} rating after each rated race`;
+  const head = document.createElement("thead");
+  head.innerHTML =
+    '<tr><th scope="col">Race</th><th scope="col">Date</th>' +
+    '<th scope="col" class="num">Rating</th><th scope="col" class="num">Change</th>' +
+    '<th scope="col"><span class="visually-hidden">Replay</span></th></tr>';
+  const body = document.createElement("tbody");
+  let previous = null;
+  rating.history.forEach((entry, index) => {
+    const row = document.createElement("tr");
+    row.dataset.game = entry.game;
+    const delta = previous === null ? null : entry.rating - previous;
+    let change = DASH;
+    if (delta !== null) change = delta > 0 ? `+${delta}` : delta < 0 ? `${MINUS}${-delta}` : "±0";
+    row.append(
+      tableCell(String(index + 1), "index"),
+      tableCell(timeElement(entry.at), "date"),
+      tableCell(String(entry.rating), "num rating"),
+      tableCell(change, "num change"),
+      tableCell(replayLink(entry.game), "action"),
+    );
+    previous = entry.rating;
+    body.append(row);
+  });
+  table.append(caption, head, body);
+  return table;
+}
+
+function ratingCard(rating, index) {
+  const card = document.createElement("article");
+  card.className = "card rating-card";
+  card.dataset.preset = rating.preset;
+  card.dataset.variant = rating.variant;
+  const label = presetLabel(rating.preset);
+  const head = document.createElement("div");
+  head.className = "rating-card-head";
+  const title = document.createElement("h3");
+  title.textContent = label;
+  if (rating.variant === "no_guess") title.append(" ", noGuessTag());
+  head.append(title);
+  if (rating.provisional) {
+    const mark = document.createElement("span");
+    mark.className = "provisional";
+    mark.textContent = "provisional";
+    mark.title = "Fewer than 5 rated races: this rating is still settling";
+    head.append(mark);
+  }
+  const line = document.createElement("p");
+  line.className = "rating-line";
+  const value = document.createElement("span");
+  value.className = "rating-value";
+  value.textContent = String(rating.rating);
+  const games = document.createElement("span");
+  games.className = "rating-games";
+  games.textContent = racesText(rating.games);
+  line.append(value, games);
+  const chartLabel = rating.variant === "no_guess" ? `${label} no-guess` : label;
+  const chart = ratingChart(rating.history ?? [], { label: chartLabel, id: `rating-${index}` });
+  const details = document.createElement("details");
+  details.className = "rating-table";
+  const summary = document.createElement("summary");
+  summary.textContent = "History as a table";
+  const scroll = document.createElement("div");
+  scroll.className = "table-scroll";
+  scroll.append(historyTable({ ...rating, history: rating.history ?? [] }, chartLabel));
+  details.append(summary, scroll);
+  card.append(head, line, chart, details);
+  return card;
+}
+
+function show(player) {
+  nameElement.textContent = player.name;
+  document.title = `Minerace — ${player.name}`;
+  const mark = accountBadge(player.verified);
+  badge.className = mark.className;
+  badge.textContent = mark.textContent;
+  badge.title = mark.title;
+  badge.hidden = false;
+  const ratings = [...(player.ratings ?? [])].sort(byPresetAndVariant);
+  ratingCards.replaceChildren(...ratings.map(ratingCard));
+  ratingsSection.hidden = ratings.length === 0;
+  bestCards.replaceChildren(...bestCardsOf(player.bests, "classic"));
+  bestsSection.hidden = false;
+  const noGuess = anyBest(player.no_guess_bests);
+  noGuessCards.replaceChildren(...(noGuess ? bestCardsOf(player.no_guess_bests, "no_guess") : []));
+  noGuessSection.hidden = !noGuess;
+}
+
+// ---- the history and the charts: what the URL asks for ----
+
+let chartFallback = "beginner";
+
+/** The board the charts show when the URL names none: that of the latest win in the recent
+ * games, else the first with a best time, else beginner. */
+function usualPreset(player) {
+  const win = (player.recent ?? []).find((game) => game.status === "won" && game.preset);
+  if (win) return win.preset;
+  const bests = player.bests ?? {};
+  return Object.keys(PRESET_LABELS).find((preset) => bests[preset]?.time) ?? "beginner";
+}
+
+/** Show a view: the form, the history's first page and the charts. */
+function apply(view) {
+  showFilters(view);
+  clearButton.hidden = FILTERS.every((key) => !view[key]);
+  return Promise.all([showHistory(view), showTrend(view, chartFallback)]);
+}
+
+/** Go to a view (a new entry in the browser's history) and show it. */
+function go(view) {
+  pushView(view);
+  return apply(view);
+}
+
+function startControls() {
+  // Each change applies at once; Apply is for a page without scripts.
+  applyButton.hidden = true;
+  filterForm.addEventListener("change", (event) => {
+    const view = viewFromUrl();
+    // A new board filter takes the charts along; another filter leaves them where they are.
+    const chart = event.target.name === "preset" ? null : view.chart;
+    go({ ...formFilters(), chart });
+  });
+  filterForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    go({ ...formFilters(), chart: viewFromUrl().chart });
+  });
+  clearButton.addEventListener("click", () => {
+    go({ chart: viewFromUrl().chart });
+    filterForm.elements.preset.focus();
+  });
+  winsLink.addEventListener("click", (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    go(viewFromUrl(new URL(winsLink.href).search)).then(() =>
+      historySection.scrollIntoView({ block: "start" }),
+    );
+  });
+  startTrend(page.dataset.name, (preset) => {
+    const view = viewFromUrl();
+    const chosen = { ...view, chart: preset === view.preset ? null : preset };
+    pushView(chosen);
+    showTrend(chosen, chartFallback);
+  });
+  startHistory(page.dataset.name);
+  window.addEventListener("popstate", () => apply(viewFromUrl()));
+}
+
+async function load() {
+  try {
+    const player = await getPlayer(page.dataset.name);
+    show(player);
+    status.hidden = true;
+    chartFallback = usualPreset(player);
+    startControls();
+    await apply(viewFromUrl());
+  } catch (error) {
+    if (error.status === 404) {
+      status.hidden = true;
+      missing.hidden = false;
+    } else {
+      status.textContent = `Could not load this player: ${error.message}`;
+    }
+  } finally {
+    document.body.dataset.ready = "1";
+  }
+}
+
+load();

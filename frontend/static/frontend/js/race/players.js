@@ -1,0 +1,157 @@
+// One racer at a glance: name (a bot tagged), status, whether it is offline and when it is
+// dropped, a progress bar (revealed / safe cells), flags and clicks. Used for the racers beside
+// a player's board (#opponents) and above each board a spectator watches. Rows are updated in
+// place (core/keyed-list.js), so the bars animate as they grow.
+import { seconds } from "../core/format.js";
+import { KeyedList } from "../core/keyed-list.js";
+import { createBotTag, createPresence, fillPresence, isOffline } from "./presence.js";
+
+const STATUS_TEXT = {
+  joined: "not ready",
+  ready: "ready",
+  playing: "playing",
+  lost: "lost",
+  dnf: "did not finish",
+};
+
+function statusText(player) {
+  if (player.status === "won") return `won · ${seconds(player.time_ms)}`;
+  return STATUS_TEXT[player.status] ?? player.status;
+}
+
+/** The line above the racers that tells this browser's racer where it stands. */
+export function ownStatusLine(game, me) {
+  if (game.status === "countdown") return "Get ready: open the highlighted start cell first.";
+  if (game.status === "finished") return "The race is over.";
+  if (game.status !== "running" || !me) return "";
+  if (me.status === "won") return `You finished in ${seconds(me.time_ms)}. Waiting for the others…`;
+  if (me.status === "lost") return "Boom! You hit a mine. Waiting for the others…";
+  if (me.status === "dnf") return "You are out of this race. Waiting for the others…";
+  return "Race on! Open every safe cell before the others.";
+}
+
+function part(tag, className, parent) {
+  const element = document.createElement(tag);
+  element.className = className;
+  parent.append(element);
+  return element;
+}
+
+/** The element of a racer's row, to fill with fillRacer(). */
+export function createRacer(tag = "div") {
+  const row = document.createElement(tag);
+  row.className = "racer";
+  const line = part("div", "racer-line", row);
+  part("span", "racer-name", line);
+  const bot = createBotTag();
+  bot.hidden = true;
+  line.append(bot);
+  part("span", "racer-status", line);
+  row.append(createPresence());
+  const track = part("div", "progress", row);
+  track.setAttribute("role", "progressbar");
+  track.setAttribute("aria-valuemin", "0");
+  part("div", "progress-bar", track);
+  part("div", "racer-stats", row);
+  return row;
+}
+
+/** race: the RaceState (for presence), nowMs: the server's time now. */
+export function fillRacer(row, player, { you = false, race = null, nowMs = Date.now() } = {}) {
+  const safe = player.safe_cells || 1;
+  const revealed = player.revealed ?? 0;
+  row.dataset.player = player.id;
+  row.dataset.status = player.status;
+  row.classList.toggle("me", you);
+  const name = row.querySelector(".racer-name");
+  name.textContent = player.name;
+  name.dataset.you = you ? "1" : "";
+  row.querySelector(".tag-bot").hidden = !player.is_bot;
+  row.querySelector(".racer-status").textContent = statusText(player);
+  const presence = row.querySelector(".presence");
+  if (race) fillPresence(presence, race, player, nowMs);
+  row.dataset.online = presence.hidden ? "" : "0";
+  const track = row.querySelector(".progress");
+  track.setAttribute("aria-valuemax", String(safe));
+  track.setAttribute("aria-valuenow", String(revealed));
+  track.setAttribute("aria-label", `${player.name}: ${revealed} of ${safe} safe cells`);
+  const share = Math.min(100, (100 * revealed) / safe);
+  row.querySelector(".progress-bar").style.width = `${Number(share.toFixed(1))}%`;
+  const flags = player.flags ?? 0;
+  const clicks = player.clicks ?? 0;
+  row.querySelector(".racer-stats").textContent =
+    `${revealed}/${safe} cells · ${flags} flag${flags === 1 ? "" : "s"} · ` +
+    `${clicks} click${clicks === 1 ? "" : "s"}`;
+}
+
+/** The racers, this browser's racer first. */
+function youFirst(race) {
+  return [...race.players].sort((a, b) => (b.id === race.you) - (a.id === race.you));
+}
+
+/** The list of racers beside a player's board: this browser's player first. */
+export class RacerList {
+  /** now(): the server's time in epoch ms. */
+  constructor(list, now = () => Date.now()) {
+    this.now = now;
+    this.rows = new KeyedList(list, {
+      key: (player) => player.id,
+      create: () => createRacer("li"),
+      fill: (row, player, race) =>
+        fillRacer(row, player, { you: player.id === race.you, race, nowMs: this.now() }),
+    });
+  }
+
+  render(race) {
+    this.rows.render(youFirst(race), race);
+  }
+}
+
+/** A racer's standing in a few characters, for the compact bar: "45%", "won 12.3 s", "lost". */
+function shortStatus(player, share) {
+  if (player.status === "won") return `won ${seconds(player.time_ms)}`;
+  if (player.status === "lost") return "lost";
+  if (player.status === "dnf") return "out";
+  return `${Math.floor(share)}%`;
+}
+
+/**
+ * The racers as one compact bar above the board, for narrow screens (race.css shows it there):
+ * each racer's name, a thin progress bar and where it stands; this browser's racer first.
+ */
+export class RacerBar {
+  constructor(list) {
+    this.rows = new KeyedList(list, { key: (player) => player.id, create: createBarRacer, fill: fillBarRacer });
+  }
+
+  render(race) {
+    this.rows.render(youFirst(race), race);
+  }
+}
+
+function createBarRacer() {
+  const row = document.createElement("li");
+  row.className = "bar-racer";
+  part("span", "bar-name", row);
+  const track = part("span", "bar-track", row);
+  part("span", "bar-fill", track);
+  part("span", "bar-status", row);
+  return row;
+}
+
+function fillBarRacer(row, player, race) {
+  const safe = player.safe_cells || 1;
+  const revealed = player.revealed ?? 0;
+  const share = Math.min(100, (100 * revealed) / safe);
+  const you = player.id === race.you;
+  const offline = isOffline(race, player);
+  row.dataset.player = player.id;
+  row.dataset.status = player.status;
+  row.dataset.online = offline ? "0" : "";
+  row.classList.toggle("me", you);
+  row.querySelector(".bar-name").textContent = you ? "you" : player.name;
+  row.querySelector(".bar-fill").style.width = `${Number(share.toFixed(1))}%`;
+  row.querySelector(".bar-status").textContent = offline ? "offline" : shortStatus(player, share);
+  row.title = `${player.name}: ${revealed} of ${safe} safe cells, ${statusText(player)}`;
+  row.setAttribute("aria-label", row.title);
+}

@@ -1,0 +1,283 @@
+// The end of a race: the ranking from `game_over` as a table (this browser's row marked, bots
+// tagged, each racer's statistics of the field (stats-format.js) with a new personal best or
+// leaderboard place, and in a rated race each account's rating change), each racer's analysis
+// once it has come (forced guesses, the fatal click; in words for this browser's racer), and the
+// seed with a check anyone can repeat: SHA-256 of salt ":" seed must equal the seed_commitment
+// the server published before the race (core/commitment.js), so the board was fixed before
+// anyone played. On a narrow screen each row is a card (game-panels.css), each cell labelled by
+// its data-label.
+import {
+  chanceText,
+  fatalSentence,
+  guessesSentence,
+  kindLabel,
+  reviewOf,
+  shortOdds,
+} from "../core/analysis.js";
+import { commitmentVerdict } from "../core/commitment.js";
+import { EXPORT_TITLE, exportLink } from "../core/export-link.js";
+import { describeSize } from "../core/format.js";
+import {
+  bbbvPerSecondText,
+  bbbvText,
+  clickKinds,
+  EXPLAIN,
+  efficiencyText,
+  leaderboardUrl,
+  newsOf,
+  newsText,
+  rqpText,
+  stnbText,
+  timeText,
+} from "../core/stats-format.js";
+
+const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish" };
+const MINUS = "\u2212";
+
+/** "1000 → 1062 (+62)"; null for a guest (rated races only rate accounts). */
+export function ratingChange(result) {
+  const before = result.rating_before;
+  const after = result.rating_after;
+  if (typeof before !== "number" || typeof after !== "number") return null;
+  const delta = after - before;
+  const sign = delta > 0 ? "+" : delta < 0 ? MINUS : "±";
+  return { text: `${before} → ${after} (${sign}${Math.abs(delta)})`, delta };
+}
+
+function fillRating(td, result) {
+  const change = ratingChange(result);
+  if (!change) {
+    td.textContent = "–";
+    td.title = "Guests are not rated";
+    td.dataset.change = "none";
+    return;
+  }
+  td.textContent = change.text;
+  td.title = `Rating before this race ${result.rating_before}, after it ${result.rating_after}`;
+  td.dataset.change = change.delta > 0 ? "up" : change.delta < 0 ? "down" : "same";
+}
+
+function cell(row, text, className = "", label = "") {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  if (label) td.dataset.label = label; // the stacked layout's caption (game-panels.css)
+  row.append(td);
+  return td;
+}
+
+/** The small marks beside a name: "best" for a new personal best, "#7" for its place. */
+function newsTags(result, game) {
+  const news = newsOf(result, game);
+  if (!news) return [];
+  const tags = [];
+  if (news.best) tags.push(line("tag-news tag-best", "new best", "A new personal best"));
+  const rank = result.leaderboard_rank;
+  if (news.place) tags.push(line("tag-news tag-place", `#${rank}`, news.place));
+  return tags;
+}
+
+/** Clicks and, on a second line, the clicks by kind ("12 · 3 · 5"). */
+function fillClicks(td, result) {
+  const kinds = clickKinds(result, true);
+  if (!kinds) return;
+  const total = line("clicks-total", String(result.clicks ?? "–"), EXPLAIN.clicks);
+  td.replaceChildren(total, line("stat-kinds", kinds, `${clickKinds(result)} (${EXPLAIN.kinds})`));
+}
+
+function line(className, text, title) {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  element.title = title;
+  return element;
+}
+
+/** "no forced guess", "2 forced guesses, 1 survived": a racer's guesses in a table cell. */
+function guessCount(review) {
+  const faced = review.forced_guesses;
+  if (faced === 0) return "no forced guess";
+  return `${faced} forced guess${faced === 1 ? "" : "es"}, ${review.survived_guesses} survived`;
+}
+
+/**
+ * A racer's analysis, compactly: the fatal click's kind and odds ("Mistake · 1/3 chance of a
+ * mine", or "20%" where the odds are long), then the forced guesses; the full sentences are
+ * the titles. undefined: still coming.
+ */
+function fillAnalysis(td, review, { own, name }) {
+  if (review === undefined) {
+    td.textContent = "analysing…";
+    td.dataset.state = "loading";
+    return;
+  }
+  td.dataset.state = review ? "ready" : "missing";
+  if (!review) {
+    td.textContent = "–";
+    return;
+  }
+  const parts = [];
+  const { fatal } = review;
+  if (fatal) {
+    const chance = shortOdds(fatal) ?? chanceText(fatal);
+    const text = `${kindLabel(fatal)}${chance ? ` · ${chance} chance of a mine` : ""}`;
+    const kind = line("fatal-kind", text, fatalSentence(fatal, { own, name }));
+    kind.dataset.kind = fatal.kind;
+    parts.push(kind);
+  }
+  parts.push(line("guess-count", guessCount(review), guessesSentence(review)));
+  td.replaceChildren(...parts);
+}
+
+export class RaceResults {
+  /** root: #race-results; newRace(): start another race like this one. */
+  constructor(root, { newRace }) {
+    this.root = root;
+    this.body = root.querySelector("#results-table tbody");
+    this.analysis = undefined; // the game's analysis once it has come (null: not to be had)
+    root.querySelector("#new-race").addEventListener("click", () => newRace());
+  }
+
+  hide() {
+    this.root.hidden = true;
+  }
+
+  show(race) {
+    const { game } = race;
+    const results = game.results ?? [];
+    const rows = results.map((result) => {
+      const row = document.createElement("tr");
+      row.dataset.player = result.player;
+      row.dataset.rank = result.rank;
+      row.dataset.status = result.status;
+      row.dataset.name = result.name;
+      if (result.player === race.you) row.classList.add("me");
+      cell(row, String(result.rank), "rank");
+      const name = cell(row, result.name, "name");
+      if (race.player(result.player)?.is_bot) {
+        const bot = document.createElement("span");
+        bot.className = "tag-bot";
+        bot.textContent = "bot";
+        name.append(" ", bot);
+      }
+      name.append(...newsTags(result, game));
+      cell(row, STATUS_TEXT[result.status] ?? result.status, "status");
+      const time = cell(row, timeText(result), "num time", "Time");
+      if (result.status !== "won" && result.est_time_ms != null) {
+        time.dataset.estimated = "1";
+        time.title = EXPLAIN.est;
+      }
+      cell(row, bbbvText(result), "num bbbv", "3BV").title =
+        result.status === "won" ? EXPLAIN.bbbv : EXPLAIN.solved;
+      cell(row, bbbvPerSecondText(result), "num bbbvs", "3BV/s");
+      fillClicks(cell(row, String(result.clicks ?? "–"), "num clicks", "Clicks"), result);
+      const efficiency = cell(row, efficiencyText(result), "num efficiency", "Eff.");
+      if (result.ioe != null) efficiency.title = `IOE ${result.ioe.toFixed(3)}`;
+      cell(row, rqpText(result), "num rqp", "RQP").title = EXPLAIN.rqp;
+      cell(row, stnbText(result), "num stnb", "STNB").title = EXPLAIN.stnb;
+      const rating = cell(row, "", "num rating", "Rating");
+      rating.hidden = !game.rated;
+      if (game.rated) fillRating(rating, result);
+      cell(row, "", "analysis");
+      return row;
+    });
+    this.root.querySelector("#rating-head").hidden = !game.rated;
+    this.root.dataset.rated = game.rated ? "1" : "";
+    this.body.replaceChildren(...rows);
+    this.fillAnalyses(race);
+    this.root.querySelector("#results-title").textContent = this.title(race, results);
+    const bbbv = results[0]?.bbbv;
+    const noGuess = game.no_guess ? " · No guessing" : "";
+    const rated = game.rated ? " · Rated" : "";
+    this.root.querySelector("#results-board").textContent =
+      `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
+    this.showNews(race, results);
+    this.showExports(game, results);
+    this.showSeed(game);
+    const wasHidden = this.root.hidden;
+    this.root.hidden = false;
+    if (wasHidden) this.root.scrollIntoView({ block: "nearest" });
+  }
+
+  /** "Export (EVF): Ada · Bob": each racer's game as a replay file for the community's tools. */
+  showExports(game, results) {
+    const element = this.root.querySelector("#results-export");
+    const links = results.map((result) => exportLink(game.id, result.player, result.name));
+    element.hidden = links.length === 0;
+    const label = document.createElement("span");
+    label.textContent = "Export (EVF): ";
+    label.title = EXPORT_TITLE;
+    const parts = [label];
+    links.forEach((link, index) => parts.push(...(index ? [" · ", link] : [link])));
+    element.replaceChildren(...parts);
+  }
+
+  /** This browser's racer's news: "New personal best! #7 on the expert leaderboard". */
+  showNews(race, results) {
+    const element = this.root.querySelector("#results-news");
+    const mine = race.role === "player" ? results.find((row) => row.player === race.you) : null;
+    const text = mine ? newsText(mine, race.game) : null;
+    element.hidden = !text;
+    if (!text) return;
+    const link = document.createElement("a");
+    link.href = leaderboardUrl(race.game);
+    link.textContent = "See the leaderboard";
+    element.replaceChildren(text, " ", link);
+  }
+
+  /** The game's analysis has come (null: it could not be had). */
+  showAnalysis(race, analysis) {
+    this.analysis = analysis;
+    this.fillAnalyses(race);
+  }
+
+  fillAnalyses(race) {
+    const analysis = this.analysis;
+    for (const row of this.body.rows) {
+      const id = row.dataset.player;
+      const review = analysis === undefined ? undefined : reviewOf(analysis, id);
+      const own = race.role === "player" && id === race.you;
+      const { name } = row.dataset;
+      fillAnalysis(row.querySelector("td.analysis"), review, { own, name });
+    }
+    // This browser's racer, in words.
+    const box = this.root.querySelector("#race-analysis");
+    const mine = race.role === "player" ? reviewOf(analysis, race.you) : null;
+    box.hidden = !mine;
+    if (!mine) return;
+    const fatal = this.root.querySelector("#race-analysis-fatal");
+    fatal.hidden = !mine.fatal;
+    fatal.dataset.kind = mine.fatal?.kind ?? "";
+    fatal.textContent = mine.fatal ? fatalSentence(mine.fatal) : "";
+    this.root.querySelector("#race-analysis-guesses").textContent = guessesSentence(mine);
+  }
+
+  title(race, results) {
+    const mine = results.find((result) => result.player === race.you);
+    const winner = results.find((result) => result.status === "won");
+    if (mine && race.role === "player") {
+      if (mine.rank === 1 && mine.status === "won") return "You won the race!";
+      return `You finished #${mine.rank} of ${results.length}`;
+    }
+    return winner ? `${winner.name} won the race` : "Race over: nobody finished";
+  }
+
+  async showSeed(game) {
+    const seed = game.seed ?? "";
+    const check = this.root.querySelector("#seed-check");
+    this.root.querySelector("#race-seed").textContent = seed;
+    this.root.querySelector("#seed-commitment").textContent = game.seed_commitment ?? "";
+    const line = this.root.querySelector("#seed-verdict");
+    const verdict = await commitmentVerdict(game);
+    check.dataset.verified = verdict;
+    if (verdict === "unknown") {
+      line.textContent = "? cannot check here (this page is not a secure context)";
+    } else if (verdict === "yes") {
+      line.textContent = game.seed_salt
+        ? "✓ SHA-256 of the salt and seed equals the commitment published before the race"
+        : "✓ SHA-256 of the seed equals the commitment published before the race";
+    } else {
+      line.textContent = "✗ the seed does NOT match the published commitment";
+    }
+  }
+}

@@ -1,0 +1,284 @@
+// The solo game page: one player's board, drawn only from what the server sends. The server
+// speaks of one board per player id (`boards` in `welcome`, `player` in `cells`); this page
+// draws the "focus" player's: this browser's own, or the player's when spectating.
+import { announce } from "../core/a11y.js";
+import { fetchAnalysis, reviewOf } from "../core/analysis.js";
+import { ApiError, sameSettings, startGame } from "../core/api.js";
+import { attachBoardInput } from "../core/board-input.js";
+import { BoardView, stateOfWire } from "../core/board-view.js";
+import { GameTimer } from "../core/clock.js";
+import { describeGame } from "../core/format.js";
+import { Hud } from "../core/hud.js";
+import {
+  setConnection,
+  showMessage,
+  showNoGuessBadge,
+  showSocketStatus,
+} from "../core/page-status.js";
+import { ResultPanel } from "./result-panel.js";
+import { GameSession } from "../core/session.js";
+import { attachGameSettings, touchFirst } from "../core/settings-controls.js";
+import { playCellsSound, playSound } from "../core/sound.js";
+
+const boardElement = document.getElementById("board");
+const view = new BoardView(boardElement, document.getElementById("board-scroll"));
+const hud = new Hud({
+  minesLeft: document.getElementById("mines-left"),
+  timer: document.getElementById("timer"),
+  face: document.getElementById("face"),
+});
+const resultPanel = new ResultPanel(document.getElementById("result"));
+const gameInfo = document.getElementById("game-info");
+const zoom = attachGameSettings(view);
+let session = null;
+let timer = null;
+let analysis = null; // the promise of the game's analysis, asked for once it is over
+
+const state = {
+  game: null, // public state, kept current from the events
+  role: null,
+  you: null,
+  focus: null, // player id whose board is drawn
+  welcomed: false,
+};
+
+// ---- helpers -------------------------------------------------------------------------------
+
+function focusPlayer() {
+  return state.game?.players?.find((player) => player.id === state.focus) ?? null;
+}
+
+function playable() {
+  const player = focusPlayer();
+  const game = state.game;
+  return Boolean(
+    game && state.role === "player" && player && player.status === "playing" &&
+      (game.status === "running" || (game.mode === "solo" && game.status === "lobby")),
+  );
+}
+
+function connectionText() {
+  if (state.role === "spectator") return ["spectating", "spectating"];
+  const player = focusPlayer();
+  return ["connected", player ? `playing as ${player.name}` : "connected"];
+}
+
+function updateMinesLeft() {
+  const player = focusPlayer();
+  if (state.game.status === "finished" && player?.status === "won") hud.setMinesLeft(0);
+  else hud.setMinesLeft(state.game.mines - (player?.flags ?? 0));
+}
+
+function updateStatusView() {
+  const status = focusPlayer()?.status;
+  hud.setMood(status === "won" ? "cool" : status === "lost" ? "dead" : "smile");
+  boardElement.classList.toggle("over", !playable());
+}
+
+/** Put the timer in the state the public state describes (on welcome). */
+function syncTimer() {
+  const { game } = state;
+  const player = focusPlayer();
+  if (!game.started_at) return timer.reset();
+  timer.run(game.started_at);
+  if (player?.status === "won" && player.time_ms !== null) timer.stop(player.time_ms);
+  else if (game.finished_at) timer.stop(Date.parse(game.finished_at) - Date.parse(game.started_at));
+  else if (player && player.status !== "playing" && player.status !== "joined") timer.stop();
+}
+
+function applyCells(cells) {
+  for (const [x, y, value] of cells) view.set(x, y, stateOfWire(value));
+}
+
+/** The end of the game: every mine from mine_cells, wrong flags crossed, the results panel. */
+function showGameOver({ results, seed, mine_cells: mineCells }) {
+  state.game.status = "finished";
+  const player = focusPlayer();
+  const result = results?.find((row) => row.player === state.focus) ?? results?.[0];
+  if (player && result) Object.assign(player, { status: result.status, time_ms: result.time_ms });
+  const won = result?.status === "won";
+  view.showMines(mineCells ?? [], won);
+  if (result) {
+    const own = state.role === "player" && result.player === state.you;
+    resultPanel.show(result, { own, seed });
+  }
+  updateStatusView();
+  updateMinesLeft();
+  if (won && result.time_ms !== null) timer.stop(result.time_ms);
+  else if (timer.isRunning()) timer.stop();
+  if (result) showAnalysis(result);
+}
+
+/** The analysis of the shown result's player, and a mistake's safe cell on the board. */
+async function showAnalysis(result) {
+  const own = state.role === "player" && result.player === state.you;
+  analysis ??= fetchAnalysis(state.game.id);
+  resultPanel.analysisPending();
+  const answer = await analysis;
+  if (!answer) analysis = null; // asked again at the next welcome
+  const review = reviewOf(answer, result.player);
+  resultPanel.showAnalysis(review, { own, name: result.name });
+  const fatal = review?.fatal;
+  view.markSafe(fatal?.kind === "mistake" ? fatal.safe_cell : null);
+}
+
+/** Say how the game ended (the live region), with a sound for this browser's player. */
+function announceEnd({ status, time_ms: timeMs }, own) {
+  const who = own ? "You" : focusPlayer()?.name ?? "The player";
+  if (status === "won") {
+    const time = timeMs === null ? "" : ` in ${(timeMs / 1000).toFixed(1)} seconds`;
+    announce(`${who} won${time}.`);
+    if (own) playSound("win");
+  } else if (status === "lost") {
+    announce(`${who} hit a mine. Game over.`);
+    if (own) playSound("lose");
+  }
+}
+
+// ---- server messages -------------------------------------------------------------------------
+
+const handlers = {
+  welcome(message) {
+    state.role = message.role;
+    state.you = message.you ?? null;
+    state.game = message.game;
+    state.focus = state.you ?? state.game.players?.[0]?.id ?? null;
+    const game = state.game;
+
+    view.build(game.width, game.height);
+    applyCells(message.boards?.[state.focus] ?? []);
+    gameInfo.textContent = describeGame(game);
+    showNoGuessBadge(game);
+    // A daily run's start cell is public before the first click (which starts the clock).
+    if (game.status === "lobby" && game.start) view.markStart(...game.start);
+    document.title = `Minerace — ${describeGame(game)}`;
+    setConnection(...connectionText());
+    syncTimer();
+    if (game.status === "finished" && game.results) {
+      showGameOver(game);
+    } else {
+      resultPanel.hide();
+      updateStatusView();
+      updateMinesLeft();
+    }
+    if (!state.welcomed && !touchFirst()) boardElement.focus({ preventScroll: true });
+    state.welcomed = true;
+    document.body.dataset.ready = "1";
+  },
+
+  joined(message) {
+    const game = state.game;
+    if (!game || game.players.some((player) => player.id === message.player.id)) return;
+    game.players.push({ ...message.player, status: "joined", flags: 0, time_ms: null });
+    if (!state.focus) state.focus = message.player.id;
+  },
+
+  started(message) {
+    if (!state.game) return;
+    const { started_at: startedAt, start } = message;
+    Object.assign(state.game, { status: "running", started_at: startedAt, start });
+    for (const player of state.game.players) {
+      if (player.status === "joined" || player.status === "ready") player.status = "playing";
+    }
+    syncTimer();
+    if (state.role === "player") announce("Game started.");
+  },
+
+  cells(message) {
+    if (!state.game || message.player !== state.focus) return;
+    applyCells(message.cells);
+    if (message.player === state.you) playCellsSound(message.cells);
+    const player = focusPlayer();
+    if (player) {
+      Object.assign(player, message.progress ?? {});
+      if (message.status) player.status = message.status;
+    }
+    updateMinesLeft();
+    updateStatusView();
+  },
+
+  finished(message) {
+    const player = state.game?.players.find((row) => row.id === message.player);
+    if (!player) return;
+    Object.assign(player, { status: message.status, time_ms: message.time_ms });
+    if (message.player !== state.focus) return;
+    if (message.status === "won" && message.time_ms !== null) timer.stop(message.time_ms);
+    else timer.stop();
+    updateStatusView();
+    announceEnd(message, message.player === state.you);
+  },
+
+  game_over(message) {
+    if (!state.game) return;
+    Object.assign(state.game, {
+      results: message.results,
+      seed: message.seed,
+      safe_cell: message.safe_cell,
+      mine_cells: message.mine_cells,
+    });
+    showGameOver(message);
+  },
+
+  error(message) {
+    if (message.code === "too_fast") return showMessage("Slow down: too many moves at once.");
+    if (message.code === "not_running" && state.game?.status === "finished") return;
+    showMessage(message.message || message.code);
+  },
+};
+
+// ---- input -----------------------------------------------------------------------------------
+
+function move(type, x, y) {
+  if (!playable()) return;
+  if (session.send({ type, x, y }) === null) showMessage("Not connected: reconnecting…");
+}
+
+let creating = false;
+async function newGame() {
+  if (!state.game) return window.location.assign("/");
+  if (creating) return;
+  creating = true;
+  try {
+    await startGame(sameSettings(state.game));
+  } catch (error) {
+    showMessage(error instanceof ApiError ? error.message : String(error));
+    creating = false;
+  }
+}
+
+attachBoardInput(
+  view,
+  {
+    enabled: playable,
+    reveal: (x, y) => move("reveal", x, y),
+    flag: (x, y) => move("flag", x, y),
+    chord: (x, y) => move("chord", x, y),
+    pressing: (pressing) => hud.setPressing(pressing),
+    newGame,
+  },
+  zoom,
+);
+document.getElementById("face").addEventListener("click", newGame);
+document.getElementById("new-game").addEventListener("click", newGame);
+
+window.addEventListener("pageshow", () => {
+  creating = false;
+});
+
+// ---- start -----------------------------------------------------------------------------------
+
+/** Take over the page for game `gameId` (its public state already fetched) and connect. */
+export function start(gameId) {
+  session = new GameSession(gameId, {
+    onMessage(message) {
+      handlers[message.type]?.(message);
+    },
+    onStatus: showSocketStatus,
+    onRefused(error) {
+      setConnection("error", "cannot join");
+      showMessage(error.message || error.code, true);
+    },
+  });
+  timer = new GameTimer(session.clock, (ms) => hud.setElapsed(ms));
+  session.connect();
+}
