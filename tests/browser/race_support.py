@@ -76,6 +76,12 @@ def resign(page) -> None:
     page.click("#resign-yes")
 
 
+def from_address(page, address: str) -> None:
+    """Every request of this page, its sockets' handshakes too, comes from `address` as the
+    test server's trusted proxy reports it (tests/browser/support.py)."""
+    page.set_extra_http_headers({"X-Forwarded-For": address})
+
+
 def sign_up(page, base_url: str, username: str) -> None:
     """Make an account through the signup form; the page's profile stays logged in."""
     page.goto(base_url + "/accounts/signup/")
@@ -87,10 +93,11 @@ def sign_up(page, base_url: str, username: str) -> None:
     page.wait_for_url(base_url + "/")
 
 
-def _seek(stack: ExitStack, base_url: str, seeker) -> object:
+def _seek(stack: ExitStack, base_url: str, seeker, address: str) -> object:
     """A quick-match socket seeking a classic beginner race: as the account logged in on a
-    page (its session cookie), or as a guest when `seeker` is a name."""
-    headers = {}
+    page (its session cookie), or as a guest when `seeker` is a name; from `address` (the
+    test server trusts this process as its proxy: tests/browser/support.py)."""
+    headers = {"X-Forwarded-For": address}
     frame = {"type": "seek", "preset": "beginner", "no_guess": False, "id": 1}
     if isinstance(seeker, str):
         frame["name"] = seeker
@@ -110,7 +117,11 @@ def quick_match(base_url: str, seekers: list) -> list[dict]:
     returns each one's `matched` frame (the race's public state and that seeker's token)."""
     frames = []
     with ExitStack() as stack:
-        sockets = [_seek(stack, base_url, seeker) for seeker in seekers]
+        # Each from an address of its own: two accounts of one are never paired (PROTOCOL 6.2).
+        sockets = [
+            _seek(stack, base_url, seeker, f"192.0.2.{number}")
+            for number, seeker in enumerate(seekers, start=1)
+        ]
         for seeker, socket in zip(seekers, sockets, strict=True):
             seen = []
             while True:

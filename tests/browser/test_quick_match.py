@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser.pages_support import api
-from tests.browser.support import expect, wait_ready
+from tests.browser.race_support import from_address
+from tests.browser.support import cell, expect, wait_changed, wait_ready
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
@@ -96,7 +97,8 @@ def resign(page) -> None:
 def test_two_accounts_quick_match_into_one_rated_race(open_page, base_url):
     alice, bob = open_page(), open_page()
     names = {alice: unique("quick-alice"), bob: unique("quick-bob")}
-    for page, name in names.items():
+    for number, (page, name) in enumerate(names.items(), start=1):
+        from_address(page, f"198.51.100.{number}")  # two people: two addresses
         sign_up(page, base_url, name)
         expect(page.locator("#quick .section-intro")).to_contain_text(f"you race as {name}")
         expect(page.get_by_role("checkbox", name="No guessing")).not_to_be_checked()
@@ -127,7 +129,11 @@ def test_two_accounts_quick_match_into_one_rated_race(open_page, base_url):
     assert sorted(player["name"] for player in game["players"]) == sorted(names.values())
     assert not any(player["is_bot"] for player in game["players"])
 
-    # Both resign: the race is over and rated; the ratings list has both accounts.
+    # Alice opens the start cell (a race nobody played is not rated, PROTOCOL.md 6.2), then
+    # both resign: the race is over and rated; the ratings list has both accounts.
+    x, y = game["start"]
+    cell(alice, x, y).click()
+    wait_changed(alice, x, y, "hidden")
     resign(alice)
     resign(bob)
     for page in (alice, bob):

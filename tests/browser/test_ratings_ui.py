@@ -92,6 +92,9 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     # A second rated race, against a guest: the guest's row has no rating change.
     frames = quick_match(base_url, [alice, "Guesty"])
     game = open_rated_race(alice, base_url, frames[0])
+    x, y = game["start"]
+    cell(alice, x, y).click()  # a race nobody played is not rated (PROTOCOL.md 6.2)
+    wait_changed(alice, x, y, "hidden")
     guest_url = base_url.replace("http", "ws", 1) + game["ws"]
     with connect(guest_url, origin=base_url, proxy=None) as guest:
         guest.send(json.dumps({"type": "hello", "role": "player", "token": frames[1]["token"]}))
