@@ -200,6 +200,9 @@ class Score(models.Model):
     clicks = models.PositiveIntegerField()
     efficiency = models.FloatField(null=True, blank=True)
     finished_at = models.DateTimeField()
+    # Off every leaderboard, personal best and player page while its game is under review
+    # (games.fairplay); released when cleared, it counts as if it had never waited.
+    held = models.BooleanField(default=False)
 
     class Meta:
         indexes = [

@@ -12,6 +12,7 @@ from games.daily.services import challenge_of, check_preset, day_end, today
 from games.engine.presets import PRESETS
 from games.engine.statistics import bbbv_per_s
 from games.errors import ServiceError
+from games.fairplay.selectors import held_player_ids
 from games.models import Player, PlayerStatus
 from games.timefmt import iso
 
@@ -42,12 +43,15 @@ def _entries(challenge: DailyChallenge) -> list[dict[str, Any]]:
         p.game_id: p
         for p in Player.objects.filter(game_id__in=[r.game_id for r in runs], user__isnull=False)
     }
+    held = held_player_ids(player_ids=[p.id for p in players.values()])
     end = day_end(challenge.day)
     rows = []
     for run in runs:
         player = players.get(run.game_id)
         if player is None or run.user_id is None or player.user_id != run.user_id:
             continue  # never played under its account
+        if player.id in held:
+            continue  # under review (games.fairplay): off the board until cleared
         won_in_time = (
             player.status == PlayerStatus.WON and player.finished_at and player.finished_at < end
         )

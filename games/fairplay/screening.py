@@ -100,8 +100,11 @@ class Screen:
         return bool(self.signals)
 
 
-def effective_times(board: Board, moves: Iterable[ReceivedMove]) -> list[int]:
-    """The receive times of the moves that changed the player's board, in log order."""
+def effective_times(board: Board | None, moves: Iterable[ReceivedMove]) -> list[int]:
+    """The receive times of the moves that changed the player's board, in log order (no
+    board: no cell was ever revealed, so nothing changed it)."""
+    if board is None:
+        return []
     sweep = Sweep(board.width, board.height, board.mine_count, board)
     moves = list(moves)
     replayed = replay(sweep, (move.logged for move in moves))
@@ -173,7 +176,7 @@ def record_signal(
 
 
 def screen(
-    board: Board,
+    board: Board | None,
     moves: Iterable[ReceivedMove],
     outcome: Outcome,
     thresholds: Thresholds | None = None,

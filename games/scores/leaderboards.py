@@ -65,8 +65,17 @@ def leaderboard(
     }
 
 
+def all_time_lead(*, preset: str, variant: str) -> tuple[int, float | None]:
+    """The all-time leaderboard by time of a preset and variant: how many entries it holds,
+    and the first one's time (None when empty). What the screen's `record` compares with."""
+    bests = PersonalBest.objects.filter(preset=preset, variant=variant, kind=BestKind.TIME)
+    first = bests.order_by("sort_value", "finished_at").values_list("sort_value", flat=True)
+    return bests.count(), first.first()
+
+
 def _all_time(preset: str, variant: str, ranking: str) -> list[Score]:
-    """One row per name is kept in PersonalBest, already sortable by an index."""
+    """One row per name is kept in PersonalBest, already sortable by an index (a held score
+    never offers a best, so the table holds only scores that count)."""
     bests = (
         PersonalBest.objects.filter(preset=preset, variant=variant, kind=ranking)
         .select_related("score")
@@ -85,6 +94,7 @@ def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
             preset=preset,
             variant=variant,
             status=PlayerStatus.WON,
+            held=False,
             finished_at__gte=since,
             **{f"{field}__isnull": False},
         )
@@ -116,7 +126,7 @@ def player_page(*, name: str) -> dict[str, Any]:
     """
     account, mine = player_identity(name)
     verified = account is not None
-    recent = list(Score.objects.filter(**mine).order_by("-finished_at")[:20])
+    recent = list(Score.objects.filter(**mine, held=False).order_by("-finished_at")[:20])
     bests = {
         (b.variant, b.preset, b.kind): b.score
         for b in PersonalBest.objects.filter(**mine).select_related("score")

@@ -3,6 +3,7 @@
 Every player's score is written in the transaction that finishes its game (not its player: a
 score carries the board's 3BV, secret while the race runs); a won score may improve the
 name's personal bests (by time and by 3BV/s). Removing a score (moderation) recomputes them.
+A score whose game is under review (games.fairplay) is held: it counts nowhere until released.
 """
 
 from __future__ import annotations
@@ -16,14 +17,24 @@ from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Sco
 LEADERBOARD_SIZE = 100  # games.scores.leaderboards.LIMIT
 
 
-def score_record(*, game: Game, player: Player) -> Score | None:
-    """Write the finished player's score if the game is ranked (a preset, no chosen seed)."""
-    if not game.ranked or not game.preset or game.bbbv is None or player.is_bot:
+def score_counts(*, game: Game, player: Player) -> bool:
+    """Does this player's result score: a ranked game (a preset, no chosen seed), not a bot?"""
+    return game.ranked and bool(game.preset) and game.bbbv is not None and not player.is_bot
+
+
+def score_record(*, game: Game, player: Player, held: bool = False) -> Score | None:
+    """Write the finished player's score if the game is ranked (a preset, no chosen seed).
+
+    A `held` score (its game is under review, games.fairplay) is written but offers no
+    personal best until it is released.
+    """
+    if not score_counts(game=game, player=player):
         return None
     won = player.status == PlayerStatus.WON
     score = Score.objects.create(
         game=game,
         player=player,
+        held=held,
         user_id=player.user_id,
         name=player.name,
         name_key=player.name_key,
@@ -39,10 +50,24 @@ def score_record(*, game: Game, player: Player) -> Score | None:
         efficiency=efficiency(game.bbbv, player.clicks) if won else None,
         finished_at=player.finished_at,
     )
-    if won:
+    if won and not held:
         for kind in BestKind:
             _offer_best(score, kind)
     return score
+
+
+@transaction.atomic
+def score_release(*, score_id: int) -> None:
+    """A held score counts again (its game was cleared): it offers its personal bests with its
+    own finish time, so it takes the place it would have had if it had never waited."""
+    score = Score.objects.select_for_update().filter(pk=score_id, held=True).first()
+    if score is None:
+        return
+    score.held = False
+    score.save(update_fields=["held"])
+    if score.status == PlayerStatus.WON:
+        for kind in BestKind:
+            _offer_best(score, kind)
 
 
 def _sort_value(score: Score, kind: str) -> float | None:
@@ -85,7 +110,7 @@ def score_remove(*, score_id: int) -> None:
         "verified": score.verified,
     }
     score.delete()  # cascades to the bests that pointed at it
-    remaining = Score.objects.filter(**board, status=PlayerStatus.WON)
+    remaining = Score.objects.filter(**board, status=PlayerStatus.WON, held=False)
     for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):
         if PersonalBest.objects.filter(**board, kind=kind).exists():
             continue
