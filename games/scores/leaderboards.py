@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -118,6 +119,20 @@ def player_identity(name: str) -> tuple[Any | None, dict[str, Any]]:
     return account, {"name_key": name_skeleton(name), "verified": account is not None}
 
 
+# What rooms above this one say about an account on its page (games.fairplay: "marked"),
+# registered when their app is ready, so this room never imports them. A guest's name is
+# asked too, with None.
+AccountFact = Callable[[Any | None], Any]
+
+_ACCOUNT_FACTS: dict[str, AccountFact] = {}
+
+
+def player_fact_register(name: str, fact: AccountFact) -> None:
+    """Add the field `name` to every player page, its value `fact(account or None)` (once per
+    name: a re-register replaces)."""
+    _ACCOUNT_FACTS[name] = fact
+
+
 def player_page(*, name: str) -> dict[str, Any]:
     """A name's personal bests per preset and its recent ranked games.
 
@@ -141,6 +156,7 @@ def player_page(*, name: str) -> dict[str, Any]:
         "name": display,
         "ratings": ratings_of(user_id=account.pk)["ratings"] if account else [],
         "verified": verified,
+        **{field: fact(account) for field, fact in _ACCOUNT_FACTS.items()},
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),
         "recent": [

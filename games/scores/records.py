@@ -3,10 +3,13 @@
 Every player's score is written in the transaction that finishes its game (not its player: a
 score carries the board's 3BV, secret while the race runs); a won score may improve the
 name's personal bests (by time and by 3BV/s). Removing a score (moderation) recomputes them.
-A score whose game is under review (games.fairplay) is held: it counts nowhere until released.
+A score whose game is under review (games.fairplay) is held: it counts nowhere until released;
+a marked account's scores are held for good.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -103,13 +106,41 @@ def score_remove(*, score_id: int) -> None:
     score = Score.objects.select_for_update().filter(pk=score_id).first()
     if score is None:
         return
-    board = {
+    board = _board_of(score)
+    score.delete()  # cascades to the bests that pointed at it
+    _bests_recompute(board)
+
+
+@transaction.atomic
+def account_scores_hold(*, user_id: int) -> int:
+    """Every score of a marked account (games.fairplay) is held for good: off every
+    leaderboard, best and player page. The bests they held are recomputed from the scores
+    that still count, as score_remove does. Returns how many scores were held."""
+    scores = list(
+        Score.objects.select_for_update().filter(user_id=user_id, held=False).order_by("id")
+    )
+    if not scores:
+        return 0
+    ids = [score.id for score in scores]
+    Score.objects.filter(id__in=ids).update(held=True)
+    PersonalBest.objects.filter(score_id__in=ids).delete()
+    for board in sorted({tuple(_board_of(score).items()) for score in scores}):
+        _bests_recompute(dict(board))
+    return len(ids)
+
+
+def _board_of(score: Score) -> dict[str, Any]:
+    """Where a score's personal bests live: its preset, variant and name."""
+    return {
         "preset": score.preset,
         "variant": score.variant,
         "name_key": score.name_key,
         "verified": score.verified,
     }
-    score.delete()  # cascades to the bests that pointed at it
+
+
+def _bests_recompute(board: dict[str, Any]) -> None:
+    """Each kind of best the name lacks on this board goes to its best score that counts."""
     remaining = Score.objects.filter(**board, status=PlayerStatus.WON, held=False)
     for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):
         if PersonalBest.objects.filter(**board, kind=kind).exists():
