@@ -21,6 +21,7 @@ from games.engine import start_cell
 from games.engine.commitment import commitment
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
+from games.fairplay.selectors import is_marked
 from games.models import Game, GameMode
 
 
@@ -76,7 +77,12 @@ def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
             seed_commitment=challenge.seed_commitment, safe_x=challenge.start_x,
             safe_y=challenge.start_y, secrets_at=day_end(challenge.day),
         )  # fmt: skip
-        counted = user is not None and not challenge.runs.filter(user=user, counted=True).exists()
+        # A marked account's runs are practice (PROTOCOL.md 6.4).
+        counted = (
+            user is not None
+            and not is_marked(user)
+            and not challenge.runs.filter(user=user, counted=True).exists()
+        )
         try:
             with transaction.atomic():
                 run = DailyRun.objects.create(

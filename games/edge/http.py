@@ -25,6 +25,7 @@ STATUS_OF_CODE = {
     "not_found": 404,
     "method_not_allowed": 405,
     "not_finished": 409,
+    "already_reported": 409,
     "too_large": 413,
     "rate_limited": 429,
 }
