@@ -91,6 +91,9 @@ class Game(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]
+        # Staff who hold it are moderators: the fair-play review queue in the admin
+        # (games.fairplay.admin, PROTOCOL.md 6.4).
+        permissions = [("review_game", "Can review games screened for fair play")]
 
     def __str__(self) -> str:
         return f"{self.mode} {self.id} ({self.width}x{self.height}/{self.mines}, {self.status})"
