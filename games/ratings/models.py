@@ -17,7 +17,8 @@ class Rating(models.Model):
     display = models.IntegerField()  # scale.display(mu, sigma), kept for ordering
     games = models.PositiveIntegerField(default=0)
     # A marked account's (games.fairplay): off every rating list, and no race changes it again.
-    frozen = models.BooleanField(default=False)
+    # A default in the database too, so a row written without it (raw SQL) is a live rating.
+    frozen = models.BooleanField(default=False, db_default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
