@@ -106,7 +106,11 @@ def game_screen(*, game: Game, players: list[Player], now: datetime) -> set[str]
     Returns the ids of the players whose scores must be written held: those now under review,
     and every player of a marked account (its games count nowhere, PROTOCOL.md 6.4)."""
     limits = thresholds()
-    marked = marked_user_ids(user_ids=[player.user_id for player in players])
+    # The accounts' rows are locked (as account_mark locks its account's) so that a mark made
+    # while this game ends is either seen here or made after this game's scores exist.
+    accounts = sorted({player.user_id for player in players if player.user_id is not None})
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk__in=accounts))
+    marked = marked_user_ids(user_ids=accounts)
     held = {player.id for player in players if player.user_id in marked}
     for player in players:
         counts = counts_of(game, player)
@@ -171,11 +175,13 @@ def account_mark(*, user_id: int, by: Any = None) -> Marked:
     leaves every leaderboard, best and rating list, its ratings freeze, and each account that
     lost rating to it in the rated races of the last REFUND_WINDOW gets it back.
 
-    Once, however many moderators press at the same moment: the Mark's user is unique, so a
-    second transaction's insert waits for the first and then fails, and that transaction
-    does nothing more; the consequences are all in the transaction that made the mark.
+    Once, however many moderators press at the same moment: the account's row is locked
+    first, so a second press waits for the first transaction and then finds the mark (the
+    Mark's user is unique besides: an insert that got past the lock would fail), and does
+    nothing more; the consequences are all in the transaction that made the mark. The lock
+    also orders the mark with a game of the account that ends meanwhile (game_screen).
     """
-    if not get_user_model().objects.filter(pk=user_id).exists():
+    if get_user_model().objects.select_for_update().filter(pk=user_id).first() is None:
         raise ServiceError("not_found", "no such account")
     now = timezone.now()
     try:

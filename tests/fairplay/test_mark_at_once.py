@@ -4,8 +4,8 @@ at a time): tests/services/test_mark_on_postgres.py runs this module there; on S
 
 The first moderator's transaction is held open right after its mark is written (inside
 account_mark, before the consequences), and the second moderator presses while it is open;
-the test lets the first one go on only once the second waits on it in PostgreSQL, so the two
-transactions truly overlap on every run.
+the test lets the first one go on only once the second waits for a lock in PostgreSQL, so the
+two transactions truly overlap on every run.
 """
 
 from __future__ import annotations
@@ -20,20 +20,25 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
+from games.boards.stored import board_of
+from games.engine import Reveal
 from games.fairplay import services
-from games.fairplay.models import Mark
+from games.fairplay.models import Mark, Review, ReviewStatus
 from games.fairplay.services import Marked, account_mark
+from games.models import GameStatus, PersonalBest, Score
+from games.moves.service import move_apply
 from games.ratings.models import Rating, RatingChange, RatingRefund
 from tests.fairplay.marking import fake_rated_race, rated_at, rating_of
-from tests.fairplay.play import account
+from tests.fairplay.play import Clock, account, human, middle, ranked_solo
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WAITING_ON_THE_MARK = """
+# Another connection of this database waiting for a lock: only the second press can be.
+WAITING_ON_THE_FIRST = """
     SELECT count(*) FROM pg_stat_activity
     WHERE datname = current_database() AND wait_event_type = 'Lock'
-      AND query LIKE 'INSERT INTO "fairplay_mark"%%'
+      AND pid <> pg_backend_pid()
 """
 
 
@@ -97,11 +102,11 @@ def test_two_moderators_pressing_at_once_make_one_mark_and_one_set_of_refunds(mo
     with connection.cursor() as cursor:
 
         def second_waits() -> bool:
-            cursor.execute(WAITING_ON_THE_MARK)
+            cursor.execute(WAITING_ON_THE_FIRST)
             return cursor.fetchone()[0] == 1
 
         try:
-            wait_until(second_waits, message="the second press to wait on the first one's mark")
+            wait_until(second_waits, message="the second press to wait on the first one")
         finally:
             go_on.set()
             first.join(timeout=30)
@@ -150,3 +155,68 @@ def test_many_presses_at_once_on_several_accounts_mark_each_once():
     for cheat, victim in cheats:
         assert RatingRefund.objects.get(user=victim, cheater=cheat).points == 30
         assert rating_of(victim).display == 1230
+
+
+def test_a_game_that_ends_while_its_account_is_marked_is_held(monkeypatch):
+    """The game's last move comes while the mark's transaction is open: it waits for the mark
+    and its score, which would have passed the screen, is held all the same."""
+    clock = Clock(monkeypatch)
+    cheat = account("cheat")
+    game, player = ranked_solo("intermediate", cheat)
+    pauses = human()
+    outcome = move_apply(player_id=player.id, move=Reveal(*middle(game)))
+    opened = {(x, y) for x, y, _ in outcome.cells["cells"]}
+    game.refresh_from_db()
+    board = board_of(game)
+    safe = [board.xy(i) for i in range(board.size) if not board.is_mine(i)]
+    # The last move: a number no zero touches, so no opening before it reveals it.
+    last = next(
+        board.xy(i)
+        for i in range(board.size)
+        if not board.is_mine(i)
+        and board.xy(i) not in opened
+        and all(board.numbers[n] != 0 for n in board.neighbours[i])
+    )
+    for cell in safe:
+        if cell not in opened and cell != last:
+            clock.advance(next(pauses))
+            move = move_apply(player_id=player.id, move=Reveal(*cell))
+            opened |= {(x, y) for x, y, _ in move.cells["cells"]}
+    assert [cell for cell in safe if cell not in opened] == [last]
+    clock.advance(next(pauses))
+
+    first_inside, go_on = threading.Event(), threading.Event()
+    consequences = services.account_scores_hold
+
+    def held_open(**kwargs):
+        first_inside.set()
+        go_on.wait(timeout=30)
+        return consequences(**kwargs)
+
+    monkeypatch.setattr(services, "account_scores_hold", held_open)
+    results: list = []
+    errors: list[BaseException] = []
+    marking = in_thread(lambda: account_mark(user_id=cheat.pk), results, errors)
+    assert first_inside.wait(timeout=30), errors
+    ending = in_thread(lambda: move_apply(player_id=player.id, move=Reveal(*last)), results, errors)
+    with connection.cursor() as cursor:
+
+        def move_waits() -> bool:
+            cursor.execute(WAITING_ON_THE_FIRST)
+            return cursor.fetchone()[0] == 1
+
+        try:
+            wait_until(move_waits, message="the last move to wait on the mark")
+        finally:
+            go_on.set()
+            marking.join(timeout=30)
+            ending.join(timeout=30)
+
+    assert errors == []
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    review = Review.objects.get(player=player)
+    assert review.signals == {}  # a person's pace: only the mark holds it
+    assert review.status == ReviewStatus.CHEAT
+    assert Score.objects.get(player=player).held
+    assert not PersonalBest.objects.exists()

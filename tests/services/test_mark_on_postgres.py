@@ -26,5 +26,5 @@ def test_a_mark_and_its_refunds_apply_once_when_moderators_press_at_once(postgre
     summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     passed = re.search(r"(\d+) passed", summary)
-    assert passed and int(passed.group(1)) == 2, summary
+    assert passed and int(passed.group(1)) == 3, summary
     assert "skipped" not in summary, summary
