@@ -29,7 +29,7 @@ from games.fairplay.screening import (
     screen,
 )
 from games.models import Game, Player, PlayerStatus, Score
-from games.scores.leaderboards import all_time_lead
+from games.scores.leaderboards import all_time_entries, all_time_leader
 from games.scores.records import score_release
 
 
@@ -69,18 +69,23 @@ def _outcome(game: Game, player: Player) -> Outcome:
     )
 
 
-def player_screen(*, game: Game, player: Player, counts: list[str], limits: Thresholds) -> Screen:
+def _player_screen(*, game: Game, player: Player, counts: list[str], limits: Thresholds) -> Screen:
     """The screen of one player's finished game, `record` included (it reads the leaderboard
     as it stands before this result joins it)."""
     outcome = _outcome(game, player)
     found = screen(board_of(game), received_moves(player_id=player.id), outcome, limits)
     if "leaderboard" in counts and outcome.time_ms is not None:
-        entries, leader = all_time_lead(preset=game.preset, variant=game.variant)
-        record = record_signal(
-            time_ms=outcome.time_ms, leader_time_ms=leader, entries=entries, thresholds=limits
-        )
-        if record is not None:
-            found.signals["record"] = record
+        board = {"preset": game.preset, "variant": game.variant}
+        leader = all_time_leader(**board)
+        if leader is not None and outcome.time_ms < leader:  # counted only for a would-be first
+            record = record_signal(
+                time_ms=outcome.time_ms,
+                leader_time_ms=leader,
+                entries=all_time_entries(**board),
+                thresholds=limits,
+            )
+            if record is not None:
+                found = Screen({**found.signals, "record": record}, found.timing)
     return found
 
 
@@ -94,7 +99,7 @@ def game_screen(*, game: Game, players: list[Player], now: datetime) -> set[str]
         counts = counts_of(game, player)
         if not counts:
             continue
-        found = player_screen(game=game, player=player, counts=counts, limits=limits)
+        found = _player_screen(game=game, player=player, counts=counts, limits=limits)
         Review.objects.create(
             game=game,
             player=player,
