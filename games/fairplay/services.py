@@ -37,7 +37,7 @@ from games.fairplay.screening import (
 from games.fairplay.selectors import marked_user_ids
 from games.models import Game, GameStatus, Player, PlayerStatus, Score
 from games.ratings.refunds import ratings_settle_mark
-from games.scores.leaderboards import all_time_lead
+from games.scores.leaderboards import all_time_entries, all_time_leader
 from games.scores.records import account_scores_hold, score_release
 
 # PROTOCOL.md 6.4: the races a mark refunds ended this long before it; each account gets back
@@ -85,18 +85,23 @@ def _outcome(game: Game, player: Player) -> Outcome:
     )
 
 
-def player_screen(*, game: Game, player: Player, counts: list[str], limits: Thresholds) -> Screen:
+def _player_screen(*, game: Game, player: Player, counts: list[str], limits: Thresholds) -> Screen:
     """The screen of one player's finished game, `record` included (it reads the leaderboard
     as it stands before this result joins it)."""
     outcome = _outcome(game, player)
     found = screen(board_of(game), received_moves(player_id=player.id), outcome, limits)
     if "leaderboard" in counts and outcome.time_ms is not None:
-        entries, leader = all_time_lead(preset=game.preset, variant=game.variant)
-        record = record_signal(
-            time_ms=outcome.time_ms, leader_time_ms=leader, entries=entries, thresholds=limits
-        )
-        if record is not None:
-            found.signals["record"] = record
+        board = {"preset": game.preset, "variant": game.variant}
+        leader = all_time_leader(**board)
+        if leader is not None and outcome.time_ms < leader:  # counted only for a would-be first
+            record = record_signal(
+                time_ms=outcome.time_ms,
+                leader_time_ms=leader,
+                entries=all_time_entries(**board),
+                thresholds=limits,
+            )
+            if record is not None:
+                found = Screen({**found.signals, "record": record}, found.timing)
     return found
 
 
@@ -116,7 +121,7 @@ def game_screen(*, game: Game, players: list[Player], now: datetime) -> set[str]
         counts = counts_of(game, player)
         if not counts:
             continue
-        found = player_screen(game=game, player=player, counts=counts, limits=limits)
+        found = _player_screen(game=game, player=player, counts=counts, limits=limits)
         status = ReviewStatus.UNDER_REVIEW if found.signals else None
         if player.user_id in marked:
             status = ReviewStatus.CHEAT  # decided by the mark: nothing left to review
@@ -233,7 +238,7 @@ def report_create(*, reporter: Any, game_id: str, player_id: str, reason: str) -
 def _queue_unscreened(player: Player, now: datetime) -> None:
     """A game that counted for nothing was never screened: screen it now for the moderator.
     Its row holds nothing (no status): a report alone keeps no game off a board."""
-    found = player_screen(game=player.game, player=player, counts=[], limits=thresholds())
+    found = _player_screen(game=player.game, player=player, counts=[], limits=thresholds())
     try:
         with transaction.atomic():
             Review.objects.create(

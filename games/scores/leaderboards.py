@@ -66,12 +66,16 @@ def leaderboard(
     }
 
 
-def all_time_lead(*, preset: str, variant: str) -> tuple[int, float | None]:
-    """The all-time leaderboard by time of a preset and variant: how many entries it holds,
-    and the first one's time (None when empty). What the screen's `record` compares with."""
+def all_time_leader(*, preset: str, variant: str) -> float | None:
+    """The first time on the all-time leaderboard by time (None when it is empty): what the
+    screen's `record` compares a win with (one row of an index)."""
     bests = PersonalBest.objects.filter(preset=preset, variant=variant, kind=BestKind.TIME)
-    first = bests.order_by("sort_value", "finished_at").values_list("sort_value", flat=True)
-    return bests.count(), first.first()
+    return bests.order_by("sort_value", "finished_at").values_list("sort_value", flat=True).first()
+
+
+def all_time_entries(*, preset: str, variant: str) -> int:
+    """How many entries the all-time leaderboard by time holds (one per name)."""
+    return PersonalBest.objects.filter(preset=preset, variant=variant, kind=BestKind.TIME).count()
 
 
 def _all_time(preset: str, variant: str, ranking: str) -> list[Score]:

@@ -22,7 +22,7 @@ from games.races import lifecycle
 from games.ratings.models import Rating, RatingChange
 from games.ratings.selectors import ratings_of, ratings_table
 from games.scores import history, leaderboards
-from games.scores.leaderboards import all_time_lead
+from games.scores.leaderboards import all_time_entries, all_time_leader
 from tests.fairplay.marking import race_won_by, rating_of
 from tests.fairplay.play import Clock, account, human, middle, ranked_solo, steady, sweep
 from tests.scores.play import fake_finish
@@ -50,7 +50,8 @@ def test_every_game_of_a_marked_account_leaves_every_leaderboard_and_best():
     fake_finish("honest", None, user=honest)  # a loss: on the player page, on no board
     for period in ("all", "week", "day"):
         assert names_on(period=period) == ["cheat", "honest"]
-    assert all_time_lead(preset="beginner", variant="classic") == (2, 2000)
+    board = {"preset": "beginner", "variant": "classic"}
+    assert (all_time_entries(**board), all_time_leader(**board)) == (2, 2000)
 
     marked = account_mark(user_id=cheat.pk, by=mod)
 
@@ -60,7 +61,7 @@ def test_every_game_of_a_marked_account_leaves_every_leaderboard_and_best():
             for period in ("all", "week", "day"):
                 assert "cheat" not in names_on(preset, period, ranking)
     assert names_on() == ["honest"]
-    assert all_time_lead(preset="beginner", variant="classic") == (1, 9000)
+    assert (all_time_entries(**board), all_time_leader(**board)) == (1, 9000)
     assert not PersonalBest.objects.filter(name_key="cheat").exists()
     assert PersonalBest.objects.filter(name_key="honest", kind=BestKind.TIME).count() == 1
     assert Score.objects.filter(user=cheat, held=False).count() == 0
