@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "games.bots",
     "games.accounts",
     "games.daily",
+    "games.fairplay",
     "frontend",
 ]
 
@@ -300,4 +301,17 @@ MINERACE = {
     "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.
     "METRICS_TOKEN": os.environ.get("MINERACE_METRICS_TOKEN", ""),
+    # Fair play (PROTOCOL.md 6.3): where each signal of the screen of a game that counts fires.
+    # pace: a win's 3BV/s above its preset's human ceiling.
+    "FAIRPLAY_PACE_BEGINNER": float(os.environ.get("MINERACE_FAIRPLAY_PACE_BEGINNER") or 12),
+    "FAIRPLAY_PACE_INTERMEDIATE": float(os.environ.get("MINERACE_FAIRPLAY_PACE_INTERMEDIATE") or 9),
+    "FAIRPLAY_PACE_EXPERT": float(os.environ.get("MINERACE_FAIRPLAY_PACE_EXPERT") or 8),
+    # reaction and metronome judge the intervals between moves that changed the board, once a
+    # game has at least FAIRPLAY_MIN_MOVES of them: a median interval below
+    # FAIRPLAY_REACTION_MS, or a standard deviation over mean below FAIRPLAY_METRONOME.
+    "FAIRPLAY_REACTION_MS": float(os.environ.get("MINERACE_FAIRPLAY_REACTION_MS") or 80),
+    "FAIRPLAY_METRONOME": float(os.environ.get("MINERACE_FAIRPLAY_METRONOME") or 0.2),
+    "FAIRPLAY_MIN_MOVES": env_int("MINERACE_FAIRPLAY_MIN_MOVES", 30),
+    # record: a result first on its all-time leaderboard once that holds this many entries.
+    "FAIRPLAY_RECORD_ENTRIES": env_int("MINERACE_FAIRPLAY_RECORD_ENTRIES", 20),
 }

@@ -97,6 +97,12 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"name": name})
 
 
+def fair_play(request: HttpRequest) -> HttpResponse:
+    """What cheating is, how games are screened and reviewed, and a form to report one
+    (PROTOCOL.md 6.4): plain words, no thresholds."""
+    return render(request, "frontend/fair-play.html")
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account (Django's password validation, games.names' rules) and log it in."""

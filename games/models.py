@@ -91,6 +91,9 @@ class Game(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]
+        # Staff who hold it are moderators: the fair-play review queue in the admin
+        # (games.fairplay.admin, PROTOCOL.md 6.4).
+        permissions = [("review_game", "Can review games screened for fair play")]
 
     def __str__(self) -> str:
         return f"{self.mode} {self.id} ({self.width}x{self.height}/{self.mines}, {self.status})"
@@ -206,6 +209,9 @@ class Score(models.Model):
     clicks = models.PositiveIntegerField()
     efficiency = models.FloatField(null=True, blank=True)
     finished_at = models.DateTimeField()
+    # Off every leaderboard, personal best and player page while its game is under review
+    # (games.fairplay); released when cleared, it counts as if it had never waited.
+    held = models.BooleanField(default=False)
 
     class Meta:
         indexes = [

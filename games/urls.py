@@ -8,6 +8,7 @@ from games.analysis import views as analysis
 from games.daily import views as daily
 from games.edge import http
 from games.export import views as export
+from games.fairplay import views as fairplay
 from games.races import views as races
 from games.ratings import views as ratings
 from games.scores import views as scores
@@ -33,6 +34,7 @@ urlpatterns = [
     re_path(r"^players/(?P<name>.{1,64})/games/$", scores.player_games),
     re_path(r"^players/(?P<name>.{1,64})/trend/$", scores.player_trend),
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
+    re_path(r"^reports/$", fairplay.reports),
     # [\s\S], not ".": a newline in the path is unrouted too, and gets the JSON 404 like the rest.
     re_path(r"^(?P<rest>[\s\S]*)$", http.not_routed),
 ]

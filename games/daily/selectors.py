@@ -12,6 +12,7 @@ from games.daily.services import challenge_of, check_preset, day_end, may_count,
 from games.engine.presets import PRESETS
 from games.engine.statistics import bbbv_per_s
 from games.errors import ServiceError
+from games.fairplay.selectors import held_player_ids
 from games.models import Player, PlayerStatus
 from games.timefmt import iso
 
@@ -42,6 +43,7 @@ def _entries(challenge: DailyChallenge) -> list[dict[str, Any]]:
         p.game_id: p
         for p in Player.objects.filter(game_id__in=[r.game_id for r in runs], user__isnull=False)
     }
+    held = held_player_ids(player_ids=[p.id for p in players.values()])
     end = day_end(challenge.day)
     rows = []
     for run in runs:
@@ -50,6 +52,8 @@ def _entries(challenge: DailyChallenge) -> list[dict[str, Any]]:
             continue  # never played under its account
         if player.bot:
             continue  # a run made before its account became a bot account, played as a bot
+        if player.id in held:
+            continue  # under review (games.fairplay): off the board until cleared
         won_in_time = (
             player.status == PlayerStatus.WON and player.finished_at and player.finished_at < end
         )

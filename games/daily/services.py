@@ -23,6 +23,7 @@ from games.engine import start_cell
 from games.engine.commitment import commitment
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
+from games.fairplay.selectors import is_marked
 from games.models import Game, GameMode
 from games.ratings.models import Rating
 
@@ -107,8 +108,11 @@ def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
             seed_commitment=challenge.seed_commitment, safe_x=challenge.start_x,
             safe_y=challenge.start_y, secrets_at=day_end(challenge.day),
         )  # fmt: skip
-        counted = may_count(user=user, day=challenge.day) and not (
-            challenge.runs.filter(user=user, counted=True).exists()
+        # Established, and not marked for cheating (PROTOCOL.md 6.2 and 6.4).
+        counted = (
+            may_count(user=user, day=challenge.day)
+            and not is_marked(user)
+            and not challenge.runs.filter(user=user, counted=True).exists()
         )
         try:
             with transaction.atomic():

@@ -22,6 +22,7 @@ from games.bots.levels import level_for
 from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
+from games.fairplay.selectors import is_marked, marked_user_ids
 from games.matchmaking.models import Seeker
 from games.matchmaking.pairing import Candidate, pairs
 from games.models import Game, Variant
@@ -57,6 +58,8 @@ def seek_start(
     user = user if user is not None and user.is_authenticated else None
     if user is not None and account_kind(user=user).bot:
         raise ServiceError("bot_forbidden", "bot accounts do not seek: create or join a race")
+    if is_marked(user):  # PROTOCOL.md 6.4: a marked account plays no rated race again
+        raise ServiceError("marked", "this account is marked for cheating: it cannot seek")
     if user is None:
         name = lifecycle.guest_name(name=name)
         rating = BASE
@@ -97,6 +100,9 @@ def match_plan() -> list[tuple[list[int], str | None]]:
     now = timezone.now()
     Seeker.objects.filter(expires_at__lte=now).delete()  # a dead worker's seekers
     rows = list(Seeker.objects.filter(expires_at__gt=now).order_by("created_at", "id"))
+    # An account marked while it was seeking is never paired (PROTOCOL.md 6.4).
+    marked = marked_user_ids(user_ids=[row.user_id for row in rows])
+    rows = [row for row in rows if row.user_id not in marked]
     kinds: dict[tuple[str, bool], list[Seeker]] = {}
     for row in rows:
         kinds.setdefault((row.preset, row.no_guess), []).append(row)

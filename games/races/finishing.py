@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from games.events.event import Event, to_everyone
+from games.fairplay.services import game_screen
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
 from games.races import serializers
 from games.races.results import standings
@@ -46,9 +47,12 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     game.status = GameStatus.FINISHED
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])
+    # Every player whose game counts is screened first (PROTOCOL.md 6.3), in this transaction:
+    # a score under review is written held, so it reaches no leaderboard, best or record.
+    held = game_screen(game=game, players=players, now=now)
     # Scores are written only now, all together: a score shows its board's 3BV, which must
     # stay hidden while anyone is still racing on that board (issue 13.5).
-    scores = [score_record(game=game, player=player) for player in players]
+    scores = [score_record(game=game, player=p, held=p.id in held) for p in players]
     placed = standings(game, players)
     if game.rated:  # the ratings change in this transaction, and game_over tells by how much
         race_rate(game=game, players=players, ranks={p.player.id: p.rank for p in placed})

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Count, F
 
 from games.errors import ServiceError
+from games.fairplay.selectors import review_statuses
 from games.models import Game, GameMode, GameStatus, Move, Player
 from games.races import serializers
 from games.ratings.models import Rating
@@ -22,9 +23,19 @@ def game_get(*, game_id: str) -> Game:
         raise ServiceError("not_found", "no such game") from None
 
 
-def game_state(*, game_id: str) -> dict[str, Any]:
+def game_state(*, game_id: str, viewer_id: int | None = None) -> dict[str, Any]:
+    """The public state; asked by an account (`viewer_id`), its own players' entries add
+    `review`, where the screen put that game (PROTOCOL.md 6.3). Nobody else sees it."""
     game = game_get(game_id=game_id)
-    return serializers.game_public(game, list(game.players.all()))
+    players = list(game.players.all())
+    state = serializers.game_public(game, players)
+    own = [p.id for p in players if viewer_id is not None and p.user_id == viewer_id]
+    if own:
+        reviews = review_statuses(player_ids=own)
+        for entry in state["players"]:
+            if entry["id"] in reviews:
+                entry["review"] = reviews[entry["id"]]
+    return state
 
 
 def lobby_games() -> list[dict[str, Any]]:

@@ -34,7 +34,8 @@ def games(request: HttpRequest) -> JsonResponse:
 @api_view("GET")
 def game_detail(request: HttpRequest, game_id: str) -> JsonResponse:
     advance_clock(game_id)
-    return JsonResponse(selectors.game_state(game_id=game_id))
+    viewer = request.user.pk if request.user.is_authenticated else None
+    return JsonResponse(selectors.game_state(game_id=game_id, viewer_id=viewer))
 
 
 def advance_clock(game_id: str) -> None:

@@ -16,6 +16,9 @@ class Rating(models.Model):
     sigma = models.FloatField()
     display = models.IntegerField()  # scale.display(mu, sigma), kept for ordering
     games = models.PositiveIntegerField(default=0)
+    # A marked account's (games.fairplay): off every rating list, and no race changes it again.
+    # A default in the database too, so a row written without it (raw SQL) is a live rating.
+    frozen = models.BooleanField(default=False, db_default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -45,9 +48,45 @@ class RatingChange(models.Model):
     # False: a rated race nobody played (PROTOCOL.md 6.2): before == after, and the rating
     # history leaves it out.
     counted = models.BooleanField(default=True)
+    # The player's place in the race's ranking: who lost rating to whom (refunds, below).
+    # Null in races rated before it was kept.
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The refund that gave this race's loss back (a marked cheater finished above): a loss is
+    # given back once, even when two of the race's racers are marked.
+    refund = models.ForeignKey(
+        "RatingRefund", null=True, blank=True, on_delete=models.SET_NULL, related_name="losses"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["user", "preset", "variant", "created_at"], name="rating_history")
         ]
+
+
+class RatingRefund(models.Model):
+    """Rating given back to an account that lost it to a marked cheater (PROTOCOL.md 6.4): the
+    sum of its losses in the cheater's recent rated races on one preset and variant, capped
+    per account and mark; once (the unique constraint), and shown in the rating's history."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    cheater = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    preset = models.CharField(max_length=16)
+    variant = models.CharField(max_length=16)
+    points = models.PositiveIntegerField()
+    before = models.IntegerField()
+    after = models.IntegerField()
+    races = models.PositiveIntegerField()  # the races whose losses it gives back
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "cheater", "preset", "variant"], name="one_refund_per_mark"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"+{self.points} to {self.user_id} {self.preset}/{self.variant}"

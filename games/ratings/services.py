@@ -3,7 +3,8 @@
 Every account's rating for the race's preset and variant is updated from the race's ranking
 (ties share a rank) with OpenSkill's Plackett-Luce model; a guest takes part at the default
 rating and keeps nothing. The change is written per player, so game_over, the results page and
-the player's history all read the same numbers.
+the player's history all read the same numbers. A marked account's ratings are frozen
+(games.fairplay): it still counts at its rating for the others, and its own never moves.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> No
         return
     variant = game.variant
     rows: dict[str, Rating | None] = {}
-    for player in players:
+    # Rows are locked in the order of their accounts, as a mark's refunds lock them
+    # (games.ratings.refunds), so the two can never wait for each other.
+    for player in sorted(players, key=lambda p: p.user_id or 0):
         if player.user_id is None or player.bot:  # a bot account keeps no rating, as a guest
             rows[player.id] = None
             continue
@@ -53,14 +56,15 @@ def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> No
         row = rows[player.id]
         before = after = None
         if row is not None:
-            before = row.display
+            before = after = row.display
+        if row is not None and not row.frozen:
             row.mu, row.sigma = new.mu, new.sigma
             row.display = after = display(new.mu, new.sigma)
             row.games += 1
             row.save(update_fields=["mu", "sigma", "display", "games", "updated_at"])
         RatingChange.objects.create(
             game=game, player=player, user_id=player.user_id, preset=game.preset,
-            variant=variant, before=before, after=after,
+            variant=variant, before=before, after=after, rank=ranks[player.id],
         )  # fmt: skip
 
 

@@ -26,7 +26,7 @@ def _choice(query: Any, field: str, allowed: tuple[str, ...] | list[str]) -> str
 
 def _scores_of(name: str) -> tuple[Any, Any]:
     account, mine = player_identity(name)
-    scores = Score.objects.filter(**mine)
+    scores = Score.objects.filter(**mine, held=False)  # a game under review waits off the page
     if account is None and not scores.exists():
         raise ServiceError("not_found", "no ranked games under that name")
     return account, scores

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -66,8 +67,21 @@ def leaderboard(
     }
 
 
+def all_time_leader(*, preset: str, variant: str) -> float | None:
+    """The first time on the all-time leaderboard by time (None when it is empty): what the
+    screen's `record` compares a win with (one row of an index)."""
+    bests = PersonalBest.objects.filter(preset=preset, variant=variant, kind=BestKind.TIME)
+    return bests.order_by("sort_value", "finished_at").values_list("sort_value", flat=True).first()
+
+
+def all_time_entries(*, preset: str, variant: str) -> int:
+    """How many entries the all-time leaderboard by time holds (one per name)."""
+    return PersonalBest.objects.filter(preset=preset, variant=variant, kind=BestKind.TIME).count()
+
+
 def _all_time(preset: str, variant: str, ranking: str) -> list[Score]:
-    """One row per name is kept in PersonalBest, already sortable by an index."""
+    """One row per name is kept in PersonalBest, already sortable by an index (a held score
+    never offers a best, so the table holds only scores that count)."""
     bests = (
         PersonalBest.objects.filter(preset=preset, variant=variant, kind=ranking)
         .select_related("score")
@@ -86,6 +100,7 @@ def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
             preset=preset,
             variant=variant,
             status=PlayerStatus.WON,
+            held=False,
             finished_at__gte=since,
             **{f"{field}__isnull": False},
         )
@@ -109,6 +124,20 @@ def player_identity(name: str) -> tuple[Any | None, dict[str, Any]]:
     return account, {"name_key": name_skeleton(name), "verified": account is not None}
 
 
+# What rooms above this one say about an account on its page (games.fairplay: "marked"),
+# registered when their app is ready, so this room never imports them. A guest's name is
+# asked too, with None.
+AccountFact = Callable[[Any | None], Any]
+
+_ACCOUNT_FACTS: dict[str, AccountFact] = {}
+
+
+def player_fact_register(name: str, fact: AccountFact) -> None:
+    """Add the field `name` to every player page, its value `fact(account or None)` (once per
+    name: a re-register replaces)."""
+    _ACCOUNT_FACTS[name] = fact
+
+
 def player_page(*, name: str) -> dict[str, Any]:
     """A name's personal bests per preset and its recent ranked games.
 
@@ -117,7 +146,7 @@ def player_page(*, name: str) -> dict[str, Any]:
     """
     account, mine = player_identity(name)
     verified = account is not None
-    recent = list(Score.objects.filter(**mine).order_by("-finished_at")[:20])
+    recent = list(Score.objects.filter(**mine, held=False).order_by("-finished_at")[:20])
     bests = {
         (b.variant, b.preset, b.kind): b.score
         for b in PersonalBest.objects.filter(**mine).select_related("score")
@@ -133,6 +162,7 @@ def player_page(*, name: str) -> dict[str, Any]:
         "ratings": ratings_of(user_id=account.pk)["ratings"] if account else [],
         "verified": verified,
         "bot": account is not None and account_kind(user=account).bot,
+        **{field: fact(account) for field, fact in _ACCOUNT_FACTS.items()},
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),
         "recent": [

@@ -3,9 +3,13 @@
 Every player's score is written in the transaction that finishes its game (not its player: a
 score carries the board's 3BV, secret while the race runs); a won score may improve the
 name's personal bests (by time and by 3BV/s). Removing a score (moderation) recomputes them.
+A score whose game is under review (games.fairplay) is held: it counts nowhere until released;
+a marked account's scores are held for good.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -16,16 +20,32 @@ from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Sco
 LEADERBOARD_SIZE = 100  # games.scores.leaderboards.LIMIT
 
 
-def score_record(*, game: Game, player: Player) -> Score | None:
-    """Write the finished player's score if the game is ranked (a preset, no chosen seed) and
-    a person played it: a bot account's game is never ranked, but a score, a best or a record
-    must not hang on that alone (PROTOCOL.md 6.1)."""
-    if not game.ranked or not game.preset or game.bbbv is None or player.is_bot or player.bot:
+def score_counts(*, game: Game, player: Player) -> bool:
+    """Does this player's result score: a ranked game (a preset, no chosen seed), played by a
+    person? A bot account's game is never ranked, but a score, a best or a record must not
+    hang on that alone (PROTOCOL.md 6.1)."""
+    return (
+        game.ranked
+        and bool(game.preset)
+        and game.bbbv is not None
+        and not player.is_bot
+        and not player.bot
+    )
+
+
+def score_record(*, game: Game, player: Player, held: bool = False) -> Score | None:
+    """Write the finished player's score if the game is ranked (a preset, no chosen seed).
+
+    A `held` score (its game is under review, games.fairplay) is written but offers no
+    personal best until it is released.
+    """
+    if not score_counts(game=game, player=player):
         return None
     won = player.status == PlayerStatus.WON
     score = Score.objects.create(
         game=game,
         player=player,
+        held=held,
         user_id=player.user_id,
         name=player.name,
         name_key=player.name_key,
@@ -41,10 +61,24 @@ def score_record(*, game: Game, player: Player) -> Score | None:
         efficiency=efficiency(game.bbbv, player.clicks) if won else None,
         finished_at=player.finished_at,
     )
-    if won:
+    if won and not held:
         for kind in BestKind:
             _offer_best(score, kind)
     return score
+
+
+@transaction.atomic
+def score_release(*, score_id: int) -> None:
+    """A held score counts again (its game was cleared): it offers its personal bests with its
+    own finish time, so it takes the place it would have had if it had never waited."""
+    score = Score.objects.select_for_update().filter(pk=score_id, held=True).first()
+    if score is None:
+        return
+    score.held = False
+    score.save(update_fields=["held"])
+    if score.status == PlayerStatus.WON:
+        for kind in BestKind:
+            _offer_best(score, kind)
 
 
 def _sort_value(score: Score, kind: str) -> float | None:
@@ -80,14 +114,42 @@ def score_remove(*, score_id: int) -> None:
     score = Score.objects.select_for_update().filter(pk=score_id).first()
     if score is None:
         return
-    board = {
+    board = _board_of(score)
+    score.delete()  # cascades to the bests that pointed at it
+    _bests_recompute(board)
+
+
+@transaction.atomic
+def account_scores_hold(*, user_id: int) -> int:
+    """Every score of a marked account (games.fairplay) is held for good: off every
+    leaderboard, best and player page. The bests they held are recomputed from the scores
+    that still count, as score_remove does. Returns how many scores were held."""
+    scores = list(
+        Score.objects.select_for_update().filter(user_id=user_id, held=False).order_by("id")
+    )
+    if not scores:
+        return 0
+    ids = [score.id for score in scores]
+    Score.objects.filter(id__in=ids).update(held=True)
+    PersonalBest.objects.filter(score_id__in=ids).delete()
+    for board in sorted({tuple(_board_of(score).items()) for score in scores}):
+        _bests_recompute(dict(board))
+    return len(ids)
+
+
+def _board_of(score: Score) -> dict[str, Any]:
+    """Where a score's personal bests live: its preset, variant and name."""
+    return {
         "preset": score.preset,
         "variant": score.variant,
         "name_key": score.name_key,
         "verified": score.verified,
     }
-    score.delete()  # cascades to the bests that pointed at it
-    remaining = Score.objects.filter(**board, status=PlayerStatus.WON)
+
+
+def _bests_recompute(board: dict[str, Any]) -> None:
+    """Each kind of best the name lacks on this board goes to its best score that counts."""
+    remaining = Score.objects.filter(**board, status=PlayerStatus.WON, held=False)
     for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):
         if PersonalBest.objects.filter(**board, kind=kind).exists():
             continue

@@ -25,14 +25,14 @@ def spec() -> dict[str, Any]:
     return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 
 
-# PROTOCOL.md 3: every error status and the codes it may carry (v1.2 adds the accounts API's
-# and 415); a 401 of docs/protocol.md 5.3 too (a guest's PUT /api/me/settings/).
+# PROTOCOL.md 3: every error status and the codes it may carry (v1.2 adds the accounts API's,
+# 415 and the reports'); a 401 of docs/protocol.md 5.3 too (a guest's PUT /api/me/settings/).
 DOCUMENTED = {
     400: {"bad_json", "invalid"},
     401: {"not_logged_in", "bad_login"},
     404: {"not_found"},
     405: {"method_not_allowed"},
-    409: {"not_finished", "name_taken", "has_games"},
+    409: {"not_finished", "name_taken", "has_games", "already_reported"},
     413: {"too_large"},
     415: {"unsupported_media_type"},
     429: {"rate_limited"},
@@ -48,9 +48,10 @@ NOT_LOGGED_IN_AT = {
     ("GET", "/api/me/"),
     ("POST", "/api/me/bot/"),
     ("POST", "/api/session/"),
+    ("POST", "/api/reports/"),
 }
 # The only POSTs whose 201 makes a game (an account's sign-up makes none).
-CREATES_NO_GAME = {"/api/accounts/"}
+CREATES_NO_GAME = {"/api/accounts/", "/api/reports/"}
 
 
 def creates_game(method: str, path: str, status: int) -> bool:

@@ -16,6 +16,8 @@ const page = document.getElementById("player");
 const status = document.getElementById("player-status");
 const nameElement = document.getElementById("player-name");
 const badge = document.getElementById("player-badge");
+const markBadge = document.getElementById("player-mark");
+const markedNote = document.getElementById("player-marked");
 const missing = document.getElementById("player-missing");
 const bestsSection = document.getElementById("player-bests");
 const bestCards = document.getElementById("best-cards");
@@ -92,6 +94,16 @@ function byPresetAndVariant(a, b) {
   return order(a) - order(b);
 }
 
+/** Where a refund row leads: what a mark and its refunds are. */
+function refundLink() {
+  const link = document.createElement("a");
+  link.href = "/fair-play/#review";
+  link.className = "refund-link";
+  link.textContent = "Why?";
+  link.title = "Rating lost to an account since marked for cheating, given back";
+  return link;
+}
+
 /** A rating's history as a table: the chart's numbers for those who cannot see it. */
 function historyTable(rating, label) {
   const table = document.createElement("table");
@@ -106,18 +118,22 @@ function historyTable(rating, label) {
     '<th scope="col"><span class="visually-hidden">Replay</span></th></tr>';
   const body = document.createElement("tbody");
   let previous = null;
-  rating.history.forEach((entry, index) => {
+  let races = 0;
+  rating.history.forEach((entry) => {
     const row = document.createElement("tr");
-    row.dataset.game = entry.game;
+    // A refund (PROTOCOL.md 6.4) is a point of its own: rating given back after a mark.
+    const refund = entry.game === null;
+    if (refund) row.className = "refund";
+    else row.dataset.game = entry.game;
     const delta = previous === null ? null : entry.rating - previous;
     let change = DASH;
     if (delta !== null) change = delta > 0 ? `+${delta}` : delta < 0 ? `${MINUS}${-delta}` : "±0";
     row.append(
-      tableCell(String(index + 1), "index"),
+      tableCell(refund ? "Refund" : String((races += 1)), "index"),
       tableCell(timeElement(entry.at), "date"),
       tableCell(String(entry.rating), "num rating"),
       tableCell(change, "num change"),
-      tableCell(replayLink(entry.game), "action"),
+      tableCell(refund ? refundLink() : replayLink(entry.game), "action"),
     );
     previous = entry.rating;
     body.append(row);
@@ -176,6 +192,8 @@ function show(player) {
   badge.textContent = mark.textContent;
   badge.title = mark.title;
   badge.hidden = false;
+  markBadge.hidden = !player.marked;
+  markedNote.hidden = !player.marked;
   const ratings = [...(player.ratings ?? [])].sort(byPresetAndVariant);
   ratingCards.replaceChildren(...ratings.map(ratingCard));
   ratingsSection.hidden = ratings.length === 0;

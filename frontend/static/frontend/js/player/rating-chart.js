@@ -1,6 +1,6 @@
-// A rating's history as a small inline SVG line chart (no library): one point per rated race,
-// oldest on the left, the lowest and highest ratings labelled on the left and the first and
-// last dates below. Screen readers get a title and a description with the numbers (the page
+// A rating's history as a small inline SVG line chart (no library): one point per rated race
+// (and per refund), oldest on the left, the lowest and highest ratings labelled on the left and
+// the first and last dates below. Screen readers get a title and a description with the numbers (the page
 // also offers the history as a table).
 
 import { dateOf, round, svgElement } from "./chart-svg.js";
@@ -32,13 +32,16 @@ export function ratingChart(history, { label, id }) {
   });
   const first = ratings[0];
   const last = ratings.at(-1);
+  const raceCount = points.filter((entry) => entry.game !== null).length;
+  const refunds = points.length - raceCount;
+  const counted = `${racesText(raceCount)}${refunds ? ` and ${refunds} refund${refunds === 1 ? "" : "s"}` : ""}`;
   svg.append(
     svgElement("title", { id: `${id}-title` }, `${label} rating history`),
     svgElement(
       "desc",
       { id: `${id}-desc` },
       points.length
-        ? `${racesText(points.length)}, from ${first} to ${last}; lowest ${low}, highest ${high}.`
+        ? `${counted}, from ${first} to ${last}; lowest ${low}, highest ${high}.`
         : "No rated race yet.",
     ),
   );
@@ -92,11 +95,14 @@ export function ratingChart(history, { label, id }) {
       }),
     );
   }
+  let races = 0;
   points.forEach((entry, index) => {
     const [cx, cy] = coordinates[index];
     const point = svgElement("circle", { class: "point", cx, cy, r: 4 });
     point.dataset.rating = String(entry.rating);
-    const label = `Race ${index + 1}, ${dateOf(entry.at)}: ${entry.rating}`;
+    // A refund (its game null) is rating given back after a cheater's mark, not a race.
+    const what = entry.game === null ? `Refund of ${entry.refund}` : `Race ${(races += 1)}`;
+    const label = `${what}, ${dateOf(entry.at)}: ${entry.rating}`;
     point.append(svgElement("title", {}, label));
     svg.append(point);
   });

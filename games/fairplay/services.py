@@ -1,0 +1,267 @@
+"""Screening the games that count as they end, and the moderators' decisions on them.
+
+`game_screen` runs inside the transaction that ends the game (games/races/finishing.py), before
+the scores are written: the screen is there before `game_over` is sent, a worker killed after
+the commit cannot lose it, and a score under review is written held, so no leaderboard, best
+or record ever shows it. `review_clear` releases it as if it had never waited; `account_mark`
+takes every game of an account off the boards for good and refunds its victims
+(PROTOCOL.md 6.4); `report_create` puts a player's game in the moderators' queue.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.boards.log import logged, player_log
+from games.boards.stored import board_of
+from games.engine.statistics import bbbv_per_s
+from games.errors import ServiceError
+from games.fairplay.counting import counts_of
+from games.fairplay.models import Mark, Report, Review, ReviewStatus
+from games.fairplay.screening import (
+    Outcome,
+    ReceivedMove,
+    Screen,
+    Thresholds,
+    record_signal,
+    screen,
+)
+from games.fairplay.selectors import marked_user_ids
+from games.models import Game, GameStatus, Player, PlayerStatus, Score
+from games.ratings.refunds import ratings_settle_mark
+from games.scores.leaderboards import all_time_entries, all_time_leader
+from games.scores.records import account_scores_hold, score_release
+
+# PROTOCOL.md 6.4: the races a mark refunds ended this long before it; each account gets back
+# at most this many rating points per mark.
+REFUND_WINDOW = timedelta(days=7)
+REFUND_CAP = 200
+# PROTOCOL.md 6.4: an account files at most this many reports in any 24 hours.
+REPORTS_PER_DAY = 10
+REPORT_WINDOW = timedelta(hours=24)
+
+
+def thresholds() -> Thresholds:
+    """The screen's thresholds, as this server's settings set them."""
+    game = settings.MINERACE
+    return Thresholds(
+        pace_ceilings={
+            "beginner": game["FAIRPLAY_PACE_BEGINNER"],
+            "intermediate": game["FAIRPLAY_PACE_INTERMEDIATE"],
+            "expert": game["FAIRPLAY_PACE_EXPERT"],
+        },
+        reaction_floor_ms=game["FAIRPLAY_REACTION_MS"],
+        metronome_floor=game["FAIRPLAY_METRONOME"],
+        min_moves=game["FAIRPLAY_MIN_MOVES"],
+        record_min_entries=game["FAIRPLAY_RECORD_ENTRIES"],
+    )
+
+
+def received_moves(*, player_id: str) -> list[ReceivedMove]:
+    """The player's move log with the server's clock at each move (its step's `now`, written
+    as the row's created_at): the client's own clock never enters the log."""
+    return [
+        ReceivedMove(logged(row), round(row.created_at.timestamp() * 1000))
+        for row in player_log(player_id=player_id)
+    ]
+
+
+def _outcome(game: Game, player: Player) -> Outcome:
+    won = player.status == PlayerStatus.WON
+    return Outcome(
+        won=won,
+        time_ms=player.time_ms if won else None,
+        bbbv_per_s=bbbv_per_s(game.bbbv, player.time_ms) if won and game.bbbv else None,
+        preset=game.preset or None,
+        variant=game.variant,
+    )
+
+
+def _player_screen(*, game: Game, player: Player, counts: list[str], limits: Thresholds) -> Screen:
+    """The screen of one player's finished game, `record` included (it reads the leaderboard
+    as it stands before this result joins it)."""
+    outcome = _outcome(game, player)
+    found = screen(board_of(game), received_moves(player_id=player.id), outcome, limits)
+    if "leaderboard" in counts and outcome.time_ms is not None:
+        board = {"preset": game.preset, "variant": game.variant}
+        leader = all_time_leader(**board)
+        if leader is not None and outcome.time_ms < leader:  # counted only for a would-be first
+            record = record_signal(
+                time_ms=outcome.time_ms,
+                leader_time_ms=leader,
+                entries=all_time_entries(**board),
+                thresholds=limits,
+            )
+            if record is not None:
+                found = Screen({**found.signals, "record": record}, found.timing)
+    return found
+
+
+@transaction.atomic
+def game_screen(*, game: Game, players: list[Player], now: datetime) -> set[str]:
+    """Screen every player whose finished game counts (an account's); write one Review each.
+    Returns the ids of the players whose scores must be written held: those now under review,
+    and every player of a marked account (its games count nowhere, PROTOCOL.md 6.4)."""
+    limits = thresholds()
+    # The accounts' rows are locked (as account_mark locks its account's) so that a mark made
+    # while this game ends is either seen here or made after this game's scores exist.
+    accounts = sorted({player.user_id for player in players if player.user_id is not None})
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk__in=accounts))
+    marked = marked_user_ids(user_ids=accounts)
+    held = {player.id for player in players if player.user_id in marked}
+    for player in players:
+        counts = counts_of(game, player)
+        if not counts:
+            continue
+        found = _player_screen(game=game, player=player, counts=counts, limits=limits)
+        status = ReviewStatus.UNDER_REVIEW if found.signals else None
+        if player.user_id in marked:
+            status = ReviewStatus.CHEAT  # decided by the mark: nothing left to review
+        Review.objects.create(
+            game=game,
+            player=player,
+            user_id=player.user_id,
+            counts=counts,
+            signals=found.signals,
+            timing=found.timing.figures(),
+            status=status,
+            screened_at=now,
+            decided_at=now if status == ReviewStatus.CHEAT else None,
+        )
+        if found.signals:
+            held.add(player.id)
+    return held
+
+
+@transaction.atomic
+def review_clear(*, review_id: int, by: Any = None) -> Review:
+    """A moderator clears a game: under review, its score counts again, in the place it would
+    have had; queued by reports only (nothing held), the reports are answered. Clearing a
+    cleared game changes nothing else (two moderators may press at once); a game of a marked
+    account cannot be cleared."""
+    review = Review.objects.select_for_update().filter(pk=review_id).first()
+    if review is None:
+        raise ServiceError("not_found", "no such review")
+    if review.status == ReviewStatus.CHEAT:
+        raise ServiceError("invalid", "a game judged cheat cannot be cleared", "status")
+    now = timezone.now()
+    if review.status != ReviewStatus.UNDER_REVIEW:
+        review.decided_at, review.decided_by = now, by
+        review.save(update_fields=["decided_at", "decided_by"])
+        return review
+    review.status = ReviewStatus.CLEARED
+    review.decided_at, review.decided_by = now, by
+    review.save(update_fields=["status", "decided_at", "decided_by"])
+    score = Score.objects.filter(player_id=review.player_id).values_list("id", flat=True).first()
+    if score is not None:
+        score_release(score_id=score)
+    return review
+
+
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """A mark, and whether this call made it (False: the account was marked already)."""
+
+    mark: Mark
+    new: bool
+
+
+@transaction.atomic
+def account_mark(*, user_id: int, by: Any = None) -> Marked:
+    """A moderator marks an account as a cheat (PROTOCOL.md 6.4), once: every game of it
+    leaves every leaderboard, best and rating list, its ratings freeze, and each account that
+    lost rating to it in the rated races of the last REFUND_WINDOW gets it back.
+
+    Once, however many moderators press at the same moment: the account's row is locked
+    first, so a second press waits for the first transaction and then finds the mark (the
+    Mark's user is unique besides: an insert that got past the lock would fail), and does
+    nothing more; the consequences are all in the transaction that made the mark. The lock
+    also orders the mark with a game of the account that ends meanwhile (game_screen).
+    """
+    if get_user_model().objects.select_for_update().filter(pk=user_id).first() is None:
+        raise ServiceError("not_found", "no such account")
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            mark = Mark.objects.create(user_id=user_id, by=by, created_at=now)
+    except IntegrityError:
+        return Marked(Mark.objects.get(user_id=user_id), new=False)
+    Review.objects.filter(user_id=user_id, status=ReviewStatus.UNDER_REVIEW).update(
+        status=ReviewStatus.CHEAT, decided_at=now, decided_by=by
+    )
+    account_scores_hold(user_id=user_id)
+    refunds = ratings_settle_mark(
+        cheater_id=user_id, since=now - REFUND_WINDOW, now=now, cap=REFUND_CAP
+    )
+    mark.refunded_accounts = len({refund.user_id for refund in refunds})
+    mark.refunded_points = sum(refund.points for refund in refunds)
+    mark.save(update_fields=["refunded_accounts", "refunded_points"])
+    return Marked(mark, new=True)
+
+
+@transaction.atomic
+def report_create(*, reporter: Any, game_id: str, player_id: str, reason: str) -> Report:
+    """An account reports a player's finished game: the game joins the review queue (screened
+    now if it never was, so the moderator sees its figures; a report alone holds nothing).
+    One report per account and game; REPORTS_PER_DAY in any REPORT_WINDOW per account."""
+    if not Game.objects.filter(pk=game_id).exists():
+        raise ServiceError("not_found", "no such game", "game")
+    player = Player.objects.select_related("game").filter(pk=player_id, game_id=game_id).first()
+    if player is None:
+        raise ServiceError("not_found", "no such player in that game", "player")
+    if player.game.status != GameStatus.FINISHED:
+        raise ServiceError("not_finished", "a game can be reported once it is over")
+    if player.user_id is not None and player.user_id == reporter.pk:
+        raise ServiceError("invalid", "report another player, not yourself", "player")
+    # One account's reports are counted one at a time: its row is the lock.
+    get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()
+    if Report.objects.filter(reporter_id=reporter.pk, game_id=game_id).exists():
+        raise ServiceError("already_reported", "you have reported this game already")
+    now = timezone.now()
+    _check_report_rate(reporter.pk, now)
+    report = Report.objects.create(
+        reporter_id=reporter.pk, game_id=game_id, player=player, reason=reason, created_at=now
+    )
+    if not Review.objects.filter(player=player).exists():
+        _queue_unscreened(player, now)
+    return report
+
+
+def _queue_unscreened(player: Player, now: datetime) -> None:
+    """A game that counted for nothing was never screened: screen it now for the moderator.
+    Its row holds nothing (no status): a report alone keeps no game off a board."""
+    found = _player_screen(game=player.game, player=player, counts=[], limits=thresholds())
+    try:
+        with transaction.atomic():
+            Review.objects.create(
+                game_id=player.game_id, player=player, user_id=player.user_id, counts=[],
+                signals=found.signals, timing=found.timing.figures(), status=None,
+                screened_at=now,
+            )  # fmt: skip
+    except IntegrityError:
+        pass  # another account's report queued it at this moment: one row is enough
+
+
+def _check_report_rate(reporter_id: int, now: datetime) -> None:
+    recent = list(
+        Report.objects.filter(reporter_id=reporter_id, created_at__gt=now - REPORT_WINDOW)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+    if len(recent) < REPORTS_PER_DAY:
+        return
+    frees_at = recent[len(recent) - REPORTS_PER_DAY] + REPORT_WINDOW
+    retry_after = max(1, math.ceil((frees_at - now).total_seconds()))
+    raise ServiceError(
+        "rate_limited",
+        f"{REPORTS_PER_DAY} reports a day at most; try again in {retry_after} s",
+        retry_after_s=retry_after,
+    )
