@@ -38,6 +38,23 @@ def account(name: str):
     return get_user_model().objects.create_user(name, password="Mines-sweep-42")
 
 
+def established(name: str):
+    """An account whose first daily run counts (PROTOCOL.md 6.2): made two days ago, with 5
+    rated races behind it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.ratings.models import Rating
+
+    user = account(name)
+    user.date_joined = timezone.now() - timedelta(days=2)
+    user.save(update_fields=["date_joined"])
+    Rating.objects.create(user=user, preset="expert", variant="classic", mu=25, sigma=8,
+                          display=1000, games=5)  # fmt: skip
+    return user
+
+
 def ranked_solo(preset: str, user, seed: str = "fair") -> tuple[Game, Player]:
     """A ranked solo game (created without a seed), whose server seed the test then fixes so
     that its board is known."""

@@ -24,7 +24,16 @@ from games.ratings.selectors import ratings_of, ratings_table
 from games.scores import history, leaderboards
 from games.scores.leaderboards import all_time_entries, all_time_leader
 from tests.fairplay.marking import race_won_by, rating_of
-from tests.fairplay.play import Clock, account, human, middle, ranked_solo, steady, sweep
+from tests.fairplay.play import (
+    Clock,
+    account,
+    established,
+    human,
+    middle,
+    ranked_solo,
+    steady,
+    sweep,
+)
 from tests.scores.play import fake_finish
 
 pytestmark = pytest.mark.django_db
@@ -148,7 +157,7 @@ def test_a_marked_account_cannot_seek_and_is_never_paired():
 
 
 def test_a_marked_accounts_daily_runs_are_practice_and_its_counted_run_leaves_the_board(clock):
-    cheat, honest = account("cheat"), account("honest")
+    cheat, honest = established("cheat"), established("honest")
     for user in (cheat, honest):
         game, run = run_create(preset="beginner", user=user)
         assert run.counted

@@ -27,6 +27,7 @@ from games.scores import history, leaderboards
 from tests.fairplay.play import (
     Clock,
     account,
+    established,
     human,
     middle,
     ranked_solo,
@@ -205,7 +206,7 @@ def test_a_rated_race_screens_every_account_and_its_rating_change_stands(clock):
 
 
 def test_a_counted_daily_run_is_screened_and_waits_off_the_days_board(clock):
-    gil, hal = account("gil"), account("hal")
+    gil, hal = established("gil"), established("hal")
     runs = {}
     for user, gaps in ((gil, steady(20)), (hal, human())):
         game, run = run_create(preset="intermediate", user=user)
