@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.accounts.models import Account
 from games.boards.log import logged, player_log
 from games.boards.stored import board_of
 from games.engine.statistics import bbbv_per_s
@@ -197,6 +198,8 @@ def account_mark(*, user_id: int, by: Any = None) -> Marked:
     Review.objects.filter(user_id=user_id, status=ReviewStatus.UNDER_REVIEW).update(
         status=ReviewStatus.CHEAT, decided_at=now, decided_by=by
     )
+    # What the account itself reads (GET /api/me/ and every account_kind) says so too.
+    Account.objects.update_or_create(user_id=user_id, defaults={"marked": True})
     account_scores_hold(user_id=user_id)
     refunds = ratings_settle_mark(
         cheater_id=user_id, since=now - REFUND_WINDOW, now=now, cap=REFUND_CAP

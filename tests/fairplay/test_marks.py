@@ -207,3 +207,12 @@ def test_clearing_records_the_moderator_and_a_second_clear_changes_nothing(clock
     with pytest.raises(ServiceError) as refused:
         review_clear(review_id=10**9, by=mod)
     assert refused.value.code == "not_found"
+
+
+def test_a_marked_account_reads_its_mark_in_me(client):
+    """GET /api/me/ says `marked` once a moderator marked the account (PROTOCOL.md 3, 6.4)."""
+    cheat = account("cheat")
+    client.force_login(cheat)
+    assert client.get("/api/me/").json()["marked"] is False
+    account_mark(user_id=cheat.pk)
+    assert client.get("/api/me/").json() == {"name": "cheat", "bot": False, "marked": True}
