@@ -55,7 +55,14 @@ def guest_name(*, name: Any) -> str:
     name = name_clean(name)
     if name_is_claimed(name=name):
         raise ServiceError("name_taken", "that name belongs to a registered player: log in")
+    if name_skeleton(name) in _house_bot_names():  # before their accounts exist too
+        raise ServiceError("name_taken", "that name is one of the server's bots")
     return name
+
+
+def _house_bot_names() -> frozenset[str]:
+    """The skeletons of the house bots' names: no guest may pass for one (issue 20)."""
+    return frozenset(name_skeleton(level.name) for level in LEVELS.values())
 
 
 def game_create(*, spec: GameSpec, user: Any = None) -> Game:

@@ -330,3 +330,16 @@ def test_race_a_bot_seats_a_house_bot_account_and_claims_its_name(client):
     assert error_of(call(client, "POST", "/api/session/",
                          {"username": "Bot 2.8 3BV/s", "password": PASSWORD})) == (
         401, "bad_login", None)  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_no_guest_may_call_itself_a_house_bot_even_before_that_bot_has_played():
+    """Issue 20: a guest named `Bot 2.8 3BV/s` passed for the house bot; any case too."""
+    from games.errors import ServiceError
+    from games.races import lifecycle
+
+    for name in ("Bot 2.8 3BV/s", "BOT 0.8 3BV/S", "bot 1.6 3bv/s", "Bot 1.6 3BV/s "):
+        with pytest.raises(ServiceError) as refused:
+            lifecycle.guest_name(name=name)
+        assert refused.value.code == "name_taken", name
+    assert lifecycle.guest_name(name="Bot fan") == "Bot fan"
