@@ -15,9 +15,28 @@ import pytest
 from tests.browser.fairplay_support import lose_to_a_marked_cheater, make_moderator, play_as_program
 from tests.browser.pages_support import Racer
 from tests.browser.race_support import api, shoot, sign_up, unique
-from tests.browser.support import expect, wait_ready
+from tests.browser.support import daphne_server, expect, wait_ready
 
 pytestmark = pytest.mark.browser
+
+
+# This module's own server, with the screen as configured by default: the session's server
+# lets the other tests' program-fast clicks through (tests/browser/support.py).
+@pytest.fixture(scope="module")
+def server_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("minerace-fair-play")
+
+
+@pytest.fixture(scope="module")
+def base_url(needs_browser, server_dir) -> str:
+    with daphne_server(server_dir, lenient_screen=False) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def server_database(base_url, server_dir):
+    return server_dir / "db.sqlite3"
+
 
 QUEUE = "/admin/fairplay/review/"
 
