@@ -1,4 +1,4 @@
-"""Two moderators marking one account at once (tests/fairplay/test_mark_at_once.py), on
+"""Two moderators marking one account at once (tests/fairplay/mark_at_once.py), on
 PostgreSQL: the module runs in a fresh pytest process whose settings point there, its threads
 each on a connection of their own."""
 
@@ -20,7 +20,7 @@ def test_a_mark_and_its_refunds_apply_once_when_moderators_press_at_once(postgre
     env["PYTEST_ADDOPTS"] = "-p no:cacheprovider"
     env["MINERACE_EXPECT_VENDOR"] = "postgresql"
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "tests/fairplay/test_mark_at_once.py"],
+        [sys.executable, "-m", "pytest", "-q", "tests/fairplay/mark_at_once.py"],
         cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr
