@@ -2,6 +2,7 @@
 ranking, its players' results and its scores open as text, and a POST changes nothing."""
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth import get_user_model
 
 from games.models import Game, GameStatus, Player, Score
@@ -32,7 +33,7 @@ def facts(game: Game) -> dict:
 
 def test_a_finished_games_page_shows_its_facts_as_text(admin_client, finished):
     game = finished.game
-    response = admin_client.get(f"/admin/games/game/{game.id}/change/")
+    response = admin_client.get(f"/admin/games/game/{quote(game.id)}/change/")
     assert response.status_code == 200
     page = response.content.decode()
     assert '<div class="readonly">9</div>' in page  # width and height, as text
@@ -49,7 +50,7 @@ def test_posting_a_change_to_a_finished_game_changes_nothing(admin_client, finis
     game = finished.game
     before = facts(game)
     response = admin_client.post(
-        f"/admin/games/game/{game.id}/change/",
+        f"/admin/games/game/{quote(game.id)}/change/",
         {"mode": "race", "preset": "", "width": 30, "height": 16, "mines": 1, "max_players": 8,
          "ranked": "on", "seed": "mine", "seed_commitment": "x", "status": "running",
          "spectators": 0, "players-TOTAL_FORMS": 0, "players-INITIAL_FORMS": 1,
@@ -61,10 +62,10 @@ def test_posting_a_change_to_a_finished_game_changes_nothing(admin_client, finis
 
 def test_a_finished_games_player_and_score_are_read_only(admin_client, finished):
     player = finished.player
-    page = admin_client.get(f"/admin/games/player/{player.id}/change/")
+    page = admin_client.get(f"/admin/games/player/{quote(player.id)}/change/")
     assert page.status_code == 200 and 'name="time_ms"' not in page.content.decode()
     posted = admin_client.post(
-        f"/admin/games/player/{player.id}/change/",
+        f"/admin/games/player/{quote(player.id)}/change/",
         {"game": player.game_id, "name": "someone", "status": "won", "time_ms": 1},
     )
     assert posted.status_code == 403
@@ -83,8 +84,8 @@ def test_a_finished_games_player_and_score_are_read_only(admin_client, finished)
 
 def test_a_game_not_finished_is_edited_as_before(admin_client, finished):
     Game.objects.filter(pk=finished.game_id).update(status=GameStatus.RUNNING)
-    page = admin_client.get(f"/admin/games/game/{finished.game_id}/change/").content.decode()
+    page = admin_client.get(f"/admin/games/game/{quote(finished.game_id)}/change/").content.decode()
     assert 'name="width"' in page and 'name="status"' in page
-    player_page = admin_client.get(f"/admin/games/player/{finished.player_id}/change/")
+    player_page = admin_client.get(f"/admin/games/player/{quote(finished.player_id)}/change/")
     assert 'name="time_ms"' in player_page.content.decode()
     assert Player.objects.get(pk=finished.player_id).game.status == GameStatus.RUNNING

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth import get_user_model
 
 from games.models import BestKind, Move, PersonalBest, Score
@@ -53,7 +54,7 @@ def test_a_games_move_log_is_readable(admin_client):
     other = play_solo(name="other")
     # The game's page lists its player and every move ("reveal" alone is in "Revealed" too).
     logged = Move.objects.filter(game=game).count()
-    page = admin_client.get(f"/admin/games/game/{game.id}/change/").content.decode()
+    page = admin_client.get(f"/admin/games/game/{quote(game.id)}/change/").content.decode()
     assert re.search(r'<td class="field-name">\s*<p>logged</p>', page)
     assert len(re.findall(r'<td class="field-action">\s*<p>reveal</p>', page)) == logged
     games = admin_client.get("/admin/games/game/?q=logged").content.decode()
