@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -245,3 +246,20 @@ def django_on_fresh_postgres() -> Iterator[PostgresDatabase]:
 
             connections.close_all()
         database.drop()
+
+
+def pytest_on_postgres(module: str, database_url: str) -> tuple[int, str]:
+    """Run one test module in a fresh pytest process whose settings point at PostgreSQL; fail
+    with its output if it fails or skips anything; return (tests passed, summary line)."""
+    env = base_env(DATABASE_URL=database_url)
+    env["PYTEST_ADDOPTS"] = "-p no:cacheprovider"
+    env["MINERACE_EXPECT_VENDOR"] = "postgresql"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", module],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "skipped" not in summary, summary
+    passed = re.search(r"(\d+) passed", summary)
+    return (int(passed.group(1)) if passed else 0), summary
