@@ -73,8 +73,9 @@ def spectator_count(*, game_id: str, now: datetime | None = None) -> int:
     ).count()
 
 
-def _settle(player_id: str, now: datetime) -> list[Event]:
-    """Bring a race player's announced state in line with its leases."""
+def _settle(player_id: str, now: datetime, offline_from: datetime | None = None) -> list[Event]:
+    """Bring a race player's announced state in line with its leases (an offline one: offline
+    since its last lease lapsed, or `offline_from` if that is later)."""
     player = Player.objects.filter(pk=player_id).select_related("game").first()
     if (
         player is None
@@ -96,6 +97,8 @@ def _settle(player_id: str, now: datetime) -> list[Event]:
     # Conditional: of two workers settling the same change, one updates the row, one nothing.
     due = row.since <= now - ANNOUNCE_EVERY
     since = now if online else _last_seen(player_id, now)
+    if not online and offline_from is not None:
+        since = min(max(since, offline_from), now)
     changed = PlayerPresence.objects.filter(player_id=player_id, online=row.online).update(
         online=online, since=since, announced=due
     )
@@ -113,12 +116,16 @@ def _last_seen(player_id: str, now: datetime) -> datetime:
     return last or now
 
 
-def presence_sweep(*, mark_offline: bool = True) -> list[Event]:
+def presence_sweep(
+    *, mark_offline: bool = True, offline_from: datetime | None = None
+) -> list[Event]:
     """Settle every race player whose announced state its leases no longer bear out, both
     ways, and announce held-back changes. A player believed offline whose lease is live again
     (its worker was stalled, or the database away, and renews again) is marked online here:
     nothing else would, and ABANDON_S would drop it while it plays. `mark_offline=False` (a
-    worker that cannot yet trust what the leases say) only brings players back online."""
+    worker that cannot yet trust what the leases say) only brings players back online; a
+    player marked offline counts as offline from `offline_from` at the earliest (when this
+    worker could see again, after an outage), not from a lease that lapsed before."""
     now = timezone.now()
     events: list[Event] = []
     if mark_offline:
@@ -127,7 +134,7 @@ def presence_sweep(*, mark_offline: bool = True) -> list[Event]:
         really = online_players(player_ids=believed_online, now=now)
         for player_id in believed_online:
             if player_id not in really:
-                events += _settle(player_id, now)
+                events += _settle(player_id, now, offline_from)
     live = Connection.objects.filter(expires_at__gt=now, player_id__isnull=False)
     back = PlayerPresence.objects.filter(
         online=False,

@@ -280,7 +280,9 @@ async def test_the_drop_rechecks_the_leases_of_a_lobby_player_past_lobby_idle_s(
 def test_a_worker_trusts_lapsed_leases_only_after_a_whole_lease_of_renewals_on_time(
     settings, monkeypatch
 ):
-    monkeypatch.setattr(pass_module, "_renewals", {"last": None, "steady_since": None})
+    monkeypatch.setattr(
+        pass_module, "_renewals", {"last": None, "steady_since": None, "steady_wall": None}
+    )
     settings.MINERACE = {**settings.MINERACE, "PRESENCE_TTL_S": 6}
     trusted = leases_trusted  # imported before the fixture stands in for it
     assert not trusted(100.0)  # its first renewal: others may not have renewed yet
@@ -291,3 +293,32 @@ def test_a_worker_trusts_lapsed_leases_only_after_a_whole_lease_of_renewals_on_t
     assert not trusted(118.0)  # 10 s without a renewal (database away): its leases lapsed
     assert not trusted(120.0)
     assert trusted(124.0)
+
+
+async def test_after_an_outage_a_lapsed_lease_counts_as_offline_from_the_recovery():
+    _game_id, clients, welcomes = await race()
+    await start(clients)
+    bob_id = welcomes[1]["you"]
+
+    @database_sync_to_async
+    def lease_lapsed_during_the_outage() -> datetime:
+        Connection.objects.filter(player_id=bob_id).update(
+            worker="slow:3:z", expires_at=timezone.now() - timedelta(seconds=20)
+        )
+        PlayerPresence.objects.filter(player_id=bob_id).update(
+            since=timezone.now() - timedelta(seconds=60)
+        )
+        return timezone.now() - timedelta(seconds=1)
+
+    recovered = await lease_lapsed_during_the_outage()
+    sweep = database_sync_to_async(presence.presence_sweep)
+    (event,) = await sweep(offline_from=recovered)
+    assert (event.kind, event.payload["player"], event.payload["online"]) == (
+        "presence",
+        bob_id,
+        False,
+    )
+    row = await database_sync_to_async(PlayerPresence.objects.get)(player_id=bob_id)
+    assert (row.online, row.since) == (False, recovered)  # not 20 s ago: ABANDON_S from now
+    for client in clients:
+        await client.close()
