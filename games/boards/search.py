@@ -4,7 +4,9 @@ process of their own.
 In a worker's thread they would hold the GIL while the event loop waits to deliver other
 games' moves; in a separate process they hold nothing of the worker's. The pool starts on first use
 (spawned, so it inherits no sockets or threads), and a pool whose process died (kill -9, out of
-memory) is replaced once. `MINERACE_BOARD_PROCESSES=0` searches in the calling thread instead.
+memory) is replaced once. The process ends when its worker does, however the worker ends: a
+worker killed with -9 leaves no board process (nor, with it, multiprocessing's resource tracker)
+behind. `MINERACE_BOARD_PROCESSES=0` searches in the calling thread instead.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,6 +31,7 @@ T = TypeVar("T")
 
 BOARD_NICENESS = 10
 SEARCH_TIMEOUT_S = 30  # expert ng1: median 14-19 ms, p99 113-167 ms (benchmarks.md 8)
+PARENT_CHECK_S = 0.5  # how often a board process looks whether its worker still lives
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -72,9 +76,31 @@ def _shared_pool(processes: int) -> ProcessPoolExecutor:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
             _pool = ProcessPoolExecutor(
-                max_workers=processes, mp_context=context, initializer=_yield_the_cpu
+                max_workers=processes,
+                mp_context=context,
+                initializer=_board_process_start,
+                initargs=(os.getpid(),),
             )
         return _pool
+
+
+def _board_process_start(worker_pid: int) -> None:
+    """Set up a board process: below the worker's priority, and ending with its worker."""
+    _yield_the_cpu()
+    threading.Thread(
+        target=_end_with_worker, args=(worker_pid,), name="end-with-worker", daemon=True
+    ).start()
+
+
+def _end_with_worker(worker_pid: int) -> None:
+    """Exit once the worker that started this process is gone (its children are handed to
+    another parent then). A worker killed with -9 closes nothing: the pool's process would
+    wait on its queue for good, and keep the resource tracker, which waits on the same
+    descriptors, alive with it. PR_SET_PDEATHSIG would follow the spawning thread, not the
+    worker, so the parent is watched instead."""
+    while os.getppid() == worker_pid:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def _yield_the_cpu() -> None:

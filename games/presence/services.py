@@ -73,8 +73,9 @@ def spectator_count(*, game_id: str, now: datetime | None = None) -> int:
     ).count()
 
 
-def _settle(player_id: str, now: datetime) -> list[Event]:
-    """Bring a race player's announced state in line with its leases."""
+def _settle(player_id: str, now: datetime, offline_from: datetime | None = None) -> list[Event]:
+    """Bring a race player's announced state in line with its leases (an offline one: offline
+    since its last lease lapsed, or `offline_from` if that is later)."""
     player = Player.objects.filter(pk=player_id).select_related("game").first()
     if (
         player is None
@@ -96,6 +97,8 @@ def _settle(player_id: str, now: datetime) -> list[Event]:
     # Conditional: of two workers settling the same change, one updates the row, one nothing.
     due = row.since <= now - ANNOUNCE_EVERY
     since = now if online else _last_seen(player_id, now)
+    if not online and offline_from is not None:
+        since = min(max(since, offline_from), now)
     changed = PlayerPresence.objects.filter(player_id=player_id, online=row.online).update(
         online=online, since=since, announced=due
     )
@@ -113,19 +116,42 @@ def _last_seen(player_id: str, now: datetime) -> datetime:
     return last or now
 
 
-def presence_sweep() -> list[Event]:
-    """Settle expired leases and announce held-back changes."""
+def presence_sweep(
+    *, mark_offline: bool = True, offline_from: datetime | None = None
+) -> list[Event]:
+    """Settle every race player whose announced state its leases no longer bear out, both
+    ways, and announce held-back changes. A player believed offline whose lease is live again
+    (its worker was stalled, or the database away, and renews again) is marked online here:
+    nothing else would, and ABANDON_S would drop it while it plays. `mark_offline=False` (a
+    worker that cannot yet trust what the leases say) only brings players back online; a
+    player marked offline counts as offline from `offline_from` at the earliest (when this
+    worker could see again, after an outage), not from a lease that lapsed before."""
     now = timezone.now()
     events: list[Event] = []
-    believed_online = PlayerPresence.objects.filter(online=True).values_list("player_id", flat=True)
-    believed_online = list(believed_online)
-    really = online_players(player_ids=believed_online, now=now)
-    for player_id in believed_online:
-        if player_id not in really:
-            events += _settle(player_id, now)
+    if mark_offline:
+        believed_online = PlayerPresence.objects.filter(online=True)
+        believed_online = list(believed_online.values_list("player_id", flat=True))
+        really = online_players(player_ids=believed_online, now=now)
+        for player_id in believed_online:
+            if player_id not in really:
+                events += _settle(player_id, now, offline_from)
+    live = Connection.objects.filter(expires_at__gt=now, player_id__isnull=False)
+    back = PlayerPresence.objects.filter(
+        online=False,
+        player__game__status__in=LIVE_STATUSES,
+        player_id__in=live.values("player_id"),
+    )
+    for player_id in back.values_list("player_id", flat=True):
+        events += _settle(player_id, now)
     events += _announce_held_back(now)
     Connection.objects.filter(expires_at__lt=now - FORGET_AFTER).delete()
     return events
+
+
+def player_settle(*, player_id: str) -> list[Event]:
+    """Bring one race player's announced state in line with its leases now (before it is
+    dropped for an absence its leases no longer show)."""
+    return _settle(player_id, timezone.now())
 
 
 def _announce_held_back(now: datetime) -> list[Event]:

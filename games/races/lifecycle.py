@@ -37,7 +37,7 @@ from games.models import (
     PlayerStatus,
 )
 from games.names import name_clean, name_skeleton
-from games.presence.services import absent_players
+from games.presence.services import absent_players, online_players, player_settle
 from games.races.clock import not_ready_in_time
 from games.races.deadlines import ready_deadline
 from games.races.finishing import finish_game_if_done, finish_player, finished_event
@@ -355,11 +355,17 @@ def bot_race_create(*, spec: GameSpec, level: str) -> Game:
 def absent_players_drop() -> list[Event]:
     """Act on absences: racers offline too long in the lobby or not ready by its ready
     deadline leave it, racers offline too long in a running race are dnf (PROTOCOL.md 2.1).
-    Each is its own transaction; another worker's pass, or the player, may have been first."""
+    Each is its own transaction; another worker's pass, or the player, may have been first.
+    A racer counted offline whose lease is live again (it is connected: its worker was
+    stalled, or the database away) is not dropped but announced online."""
     absent = absent_players()
     events: list[Event] = []
-    leave = [*absent.leave, *not_ready_in_time()]
-    for use_case, player_ids in ((player_leave, leave), (player_resign, absent.resign)):
+    back = online_players(player_ids=[*absent.leave, *absent.resign])
+    for player_id in back:
+        events += player_settle(player_id=player_id)
+    leave = [*(p for p in absent.leave if p not in back), *not_ready_in_time()]
+    resign = [p for p in absent.resign if p not in back]
+    for use_case, player_ids in ((player_leave, leave), (player_resign, resign)):
         for player_id in player_ids:
             try:
                 events += use_case(player_id=player_id)

@@ -8,7 +8,8 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.models import Game, Player
-from games.play.presence_pass import presence_pass
+from games.play import presence_pass as pass_module
+from games.play.presence_pass import leases_trusted, presence_pass
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
 from games.races import selectors
@@ -19,8 +20,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _manual_presence(settings):
-    """No background pass: each test runs presence_pass() when it means to."""
+def _manual_presence(settings, monkeypatch):
+    """No background pass: each test runs presence_pass() when it means to, as a worker whose
+    renewals have been on time (the tests of the trust rule set their own)."""
+    monkeypatch.setattr(pass_module, "leases_trusted", lambda renewed_at: True)
     settings.MINERACE = {
         **settings.MINERACE,
         "PRESENCE_INTERVAL_S": 0,
@@ -217,3 +220,105 @@ async def test_spectators_are_counted_by_live_leases():
     for client in (alice, bob, *watchers):
         await client.close()
     assert await count(game_id=game_id) == 0
+
+
+@database_sync_to_async
+def believed_offline_for(player_id: str, seconds: float) -> None:
+    """As another worker's sweep left it: offline (announced) since `seconds` ago, although
+    the player's connection is open and its lease is renewed again (its worker was stalled,
+    or the database away, long enough for the lease to lapse)."""
+    PlayerPresence.objects.filter(player_id=player_id).update(
+        online=False, announced=True, since=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+async def test_a_racer_believed_offline_whose_lease_is_live_again_is_marked_online():
+    _game_id, clients, welcomes = await race()
+    await start(clients)
+    alice, bob = clients
+    bob_id = welcomes[1]["you"]
+    await believed_offline_for(bob_id, 5)
+    await presence_pass()
+    presence_is(await alice.expect("presence"), bob_id, online=True)
+    row = await database_sync_to_async(PlayerPresence.objects.get)(player_id=bob_id)
+    assert row.online
+    await believed_offline_for(bob_id, 31)  # even past ABANDON_S: it is connected, not dnf
+    await presence_pass()
+    presence_is(await alice.expect("presence"), bob_id, online=True)
+    answer = await bob.request({"type": "flag", "x": 0, "y": 0})
+    assert answer["type"] == "cells" and answer["status"] == "playing"
+    for client in clients:
+        await client.close()
+
+
+async def test_the_drop_rechecks_the_leases_of_a_racer_past_abandon_s():
+    game_id, clients, welcomes = await race()
+    await start(clients)
+    bob_id = welcomes[1]["you"]
+    await believed_offline_for(bob_id, 31)
+    # Straight to the drop, as a pass whose sweep ran before bob's worker renewed.
+    events = await database_sync_to_async(pass_module.absent_players_drop)()
+    assert [(e.kind, e.payload["player"], e.payload["online"]) for e in events] == [
+        ("presence", bob_id, True)
+    ]
+    state = await database_sync_to_async(selectors.game_state)(game_id=game_id)
+    assert next(p for p in state["players"] if p["id"] == bob_id)["status"] == "playing"
+    for client in clients:
+        await client.close()
+
+
+async def test_the_drop_rechecks_the_leases_of_a_lobby_player_past_lobby_idle_s():
+    _game_id, clients, welcomes = await race()
+    bob_id = welcomes[1]["you"]
+    await believed_offline_for(bob_id, 16)
+    await database_sync_to_async(pass_module.absent_players_drop)()
+    assert await database_sync_to_async(Player.objects.filter(pk=bob_id).exists)()
+    for client in clients:
+        await client.close()
+
+
+def test_a_worker_trusts_lapsed_leases_only_after_a_whole_lease_of_renewals_on_time(
+    settings, monkeypatch
+):
+    monkeypatch.setattr(
+        pass_module, "_renewals", {"last": None, "steady_since": None, "steady_wall": None}
+    )
+    settings.MINERACE = {**settings.MINERACE, "PRESENCE_TTL_S": 6}
+    trusted = leases_trusted  # imported before the fixture stands in for it
+    assert not trusted(100.0)  # its first renewal: others may not have renewed yet
+    assert not trusted(102.0)
+    assert not trusted(104.0)
+    assert trusted(106.0)  # a whole lease of renewals on time
+    assert trusted(108.0)
+    assert not trusted(118.0)  # 10 s without a renewal (database away): its leases lapsed
+    assert not trusted(120.0)
+    assert trusted(124.0)
+
+
+async def test_after_an_outage_a_lapsed_lease_counts_as_offline_from_the_recovery():
+    _game_id, clients, welcomes = await race()
+    await start(clients)
+    bob_id = welcomes[1]["you"]
+
+    @database_sync_to_async
+    def lease_lapsed_during_the_outage() -> datetime:
+        Connection.objects.filter(player_id=bob_id).update(
+            worker="slow:3:z", expires_at=timezone.now() - timedelta(seconds=20)
+        )
+        PlayerPresence.objects.filter(player_id=bob_id).update(
+            since=timezone.now() - timedelta(seconds=60)
+        )
+        return timezone.now() - timedelta(seconds=1)
+
+    recovered = await lease_lapsed_during_the_outage()
+    sweep = database_sync_to_async(presence.presence_sweep)
+    (event,) = await sweep(offline_from=recovered)
+    assert (event.kind, event.payload["player"], event.payload["online"]) == (
+        "presence",
+        bob_id,
+        False,
+    )
+    row = await database_sync_to_async(PlayerPresence.objects.get)(player_id=bob_id)
+    assert (row.online, row.since) == (False, recovered)  # not 20 s ago: ABANDON_S from now
+    for client in clients:
+        await client.close()
