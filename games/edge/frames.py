@@ -9,8 +9,13 @@ from games.edge.validation import is_integer
 from games.engine import on_board
 from games.errors import ServiceError
 
-MAX_FRAME_BYTES = 4 * 1024
-CLOSE_FRAME_BYTES = 64 * 1024
+MAX_FRAME_BYTES = 4 * 1024  # a client frame over this is answered `too_big`
+CLOSE_FRAME_BYTES = 64 * 1024  # ... and over this the connection is closed with 1009
+# Daphne's --websocket-max-message-size and --websocket-max-frame-size (docs/deploy.md). Autobahn
+# applies the message size to what the server sends too, so it sits well above the largest frame
+# the server can write (a finished 16-racer 100x100 race's spectator welcome, about 2 MB);
+# the client limits above are the consumer's (frame_too_long), which closes with 1009.
+DAPHNE_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
 def _refuse_constant(name: str) -> Any:
@@ -25,6 +30,16 @@ def load_frame(text: str) -> Any:
         return json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         raise ServiceError("bad_json", "the frame is not valid JSON") from None
+
+
+def frame_too_long(text: str) -> bool:
+    """Whether a client frame is over CLOSE_FRAME_BYTES of UTF-8 (a character is 1 to 4 bytes,
+    so most frames are judged by their length alone)."""
+    if len(text) > CLOSE_FRAME_BYTES:
+        return True
+    if len(text) * 4 <= CLOSE_FRAME_BYTES:
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > CLOSE_FRAME_BYTES
 
 
 def check_frame(message: Any) -> dict[str, Any]:
