@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from games.edge.validation import is_integer
@@ -56,6 +57,21 @@ def frame_id(message: Any) -> int | None:
     if isinstance(message, dict) and is_integer(message.get("id")):
         return message["id"]
     return None
+
+
+IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def idempotency_key_of(message: dict[str, Any]) -> str | None:
+    """A move's optional `idempotency_key` (null or absent: none), or a ServiceError."""
+    key = message.get("idempotency_key")
+    if key is None:
+        return None
+    if not isinstance(key, str) or not IDEMPOTENCY_KEY.fullmatch(key):
+        raise ServiceError(
+            "bad_message", "idempotency_key must be 1 to 64 of A-Z a-z 0-9 and _ . : -"
+        )
+    return key
 
 
 def cell_of(message: dict[str, Any], width: int, height: int) -> tuple[int, int]:

@@ -17,7 +17,14 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.boards import search
-from games.edge.frames import cell_of, check_frame, frame_id, frame_too_long, load_frame
+from games.edge.frames import (
+    cell_of,
+    check_frame,
+    frame_id,
+    frame_too_long,
+    idempotency_key_of,
+    load_frame,
+)
 from games.edge.socket_limits import (
     admit_socket,
     check_hello_rate,
@@ -271,11 +278,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.player_id is None:
             raise ServiceError("not_a_player", "say hello as a player first")
         x, y = cell_of(message, self.width, self.height)
+        key = idempotency_key_of(message)
         await check_move_rate(self.player_id)
         with MOVE_SECONDS.time():
             outcome = await db_hot(move_apply)(
-                player_id=self.player_id, move=move_from_action(kind, x, y)
+                player_id=self.player_id, move=move_from_action(kind, x, y), key=key
             )
+        if outcome.repeated:  # applied before: the first answer again, nothing new to publish
+            await self.send_event("cells", outcome.cells, re)
+            return
         MOVES.labels(action=kind).inc()
         await self.deliver(outcome.events, re, "cells")
 
