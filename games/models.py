@@ -174,11 +174,20 @@ class Move(models.Model):
     y = models.PositiveSmallIntegerField()
     t_ms = models.PositiveIntegerField()  # since the player's clock start, 0 before it
     created_at = models.DateTimeField(auto_now_add=True)
+    # The client's optional idempotency key: a move resent with it is answered as the first
+    # was and applied once, on any worker (games/moves/repeats.py).
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         ordering = ["id"]
         constraints = [
-            models.UniqueConstraint(fields=["player", "seq"], name="unique_move_seq_per_player")
+            models.UniqueConstraint(fields=["player", "seq"], name="unique_move_seq_per_player"),
+            # Partial: only keyed moves are in it, so unkeyed ones pay no index for it.
+            models.UniqueConstraint(
+                fields=["player", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="unique_move_key_per_player",
+            ),
         ]
         indexes = [models.Index(fields=["game", "id"], name="move_log_of_game")]
 

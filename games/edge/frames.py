@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from games.edge.validation import is_integer
 from games.engine import on_board
 from games.errors import ServiceError
 
-MAX_FRAME_BYTES = 4 * 1024
-CLOSE_FRAME_BYTES = 64 * 1024
+MAX_FRAME_BYTES = 4 * 1024  # a client frame over this is answered `too_big`
+CLOSE_FRAME_BYTES = 64 * 1024  # ... and over this the connection is closed with 1009
+# Daphne's --websocket-max-message-size and --websocket-max-frame-size (docs/deploy.md). Autobahn
+# applies the message size to what the server sends too, so it sits well above the largest frame
+# the server can write (a finished 16-racer 100x100 race's spectator welcome, about 2 MB);
+# the client limits above are the consumer's (frame_too_long), which closes with 1009.
+DAPHNE_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
 def _refuse_constant(name: str) -> Any:
@@ -27,6 +33,16 @@ def load_frame(text: str) -> Any:
         raise ServiceError("bad_json", "the frame is not valid JSON") from None
 
 
+def frame_too_long(text: str) -> bool:
+    """Whether a client frame is over CLOSE_FRAME_BYTES of UTF-8 (a character is 1 to 4 bytes,
+    so most frames are judged by their length alone)."""
+    if len(text) > CLOSE_FRAME_BYTES:
+        return True
+    if len(text) * 4 <= CLOSE_FRAME_BYTES:
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > CLOSE_FRAME_BYTES
+
+
 def check_frame(message: Any) -> dict[str, Any]:
     """The loaded frame as a dict with a string `type`, or a ServiceError (bad_message)."""
     if not isinstance(message, dict):
@@ -41,6 +57,21 @@ def frame_id(message: Any) -> int | None:
     if isinstance(message, dict) and is_integer(message.get("id")):
         return message["id"]
     return None
+
+
+IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def idempotency_key_of(message: dict[str, Any]) -> str | None:
+    """A move's optional `idempotency_key` (null or absent: none), or a ServiceError."""
+    key = message.get("idempotency_key")
+    if key is None:
+        return None
+    if not isinstance(key, str) or not IDEMPOTENCY_KEY.fullmatch(key):
+        raise ServiceError(
+            "bad_message", "idempotency_key must be 1 to 64 of A-Z a-z 0-9 and _ . : -"
+        )
+    return key
 
 
 def cell_of(message: dict[str, Any], width: int, height: int) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games.edge.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, load_frame
+from games.edge.frames import check_frame, frame_id, frame_too_long, load_frame
 from games.edge.socket_limits import admit_socket, check_hello_rate, client_address_of
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
@@ -121,11 +121,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             if text_data is None:
                 raise ServiceError("bad_message", "frames must be text")
-            if not self.bucket.take().allowed:
-                raise ServiceError("too_fast", "slow down: too many messages")
-            if len(text_data) > CLOSE_FRAME_BYTES:
+            if frame_too_long(text_data):
                 await self.close(code=1009)
                 return
+            if not self.bucket.take().allowed:
+                raise ServiceError("too_fast", "slow down: too many messages")
             message = load_frame(text_data)
             await self.on_message(check_frame(message), frame_id(message))
         except ServiceError as exc:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.boards.search import ng1_attempt_for
@@ -22,7 +22,7 @@ from games.engine import Move, Reveal, on_board
 from games.errors import ServiceError
 from games.events.event import Event
 from games.models import GameStatus
-from games.moves import store
+from games.moves import repeats, store
 from games.moves.state import GameFacts, PlayerState, player_states, running_games
 from games.moves.step import move_step
 from games.races.clock import game_tick
@@ -33,14 +33,19 @@ ATTEMPTS = 3  # the first try trusts a cached or unlocked read; the next ones lo
 
 @dataclass
 class MoveOutcome:
-    """What one accepted move produced: the mover's answer and every event to deliver."""
+    """What one accepted move produced: the mover's answer and every event to deliver.
+
+    `repeated`: the move was resent with the idempotency key of one already applied; nothing
+    was written, `cells` is the first one's answer and there is nothing to deliver."""
 
     cells: dict[str, Any]
     events: list[Event] = field(default_factory=list)
+    repeated: bool = False
 
 
-def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
-    """Apply one move for a player (raises ServiceError when the rules refuse it)."""
+def move_apply(*, player_id: str, move: Move, key: str | None = None) -> MoveOutcome:
+    """Apply one move for a player (raises ServiceError when the rules refuse it); a move with
+    the idempotency `key` of one already applied is answered as that one was, not applied."""
     time_limit_s = settings.MINERACE["RACE_TIME_LIMIT_S"]
     player = player_states.pop(player_id)  # taken out: only a written state goes back in
     if player is None and isinstance(move, Reveal):
@@ -48,17 +53,29 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
     ng_attempt = _no_guess_search(player, move) if player is not None else None
     for attempt in range(ATTEMPTS):
         now = timezone.now()
+        first, events = None, None
         try:
             with transaction.atomic():
                 if player is None:
                     player = store.read_player(player_id, lock=attempt > 0)
                     if player is None:
                         raise ServiceError("not_a_player", "no such player")
-                game = _game_facts(player.game_id)
-                result = move_step(game, player, move, now, time_limit_s, ng_attempt)
-                events = store.move_commit(result)
+                # After the player's state is known: a state that shows the keyed move's write
+                # was read after its commit, so the key is seen; an older one fails the write.
+                if key is not None:
+                    first = store.read_keyed_move(player_id, key)
+                if first is None:
+                    game = _game_facts(player.game_id)
+                    result = move_step(game, player, move, now, time_limit_s, ng_attempt)
+                    events = store.move_commit(result, key)
         except ServiceError as refused:  # the transaction is over: the clock may write its own
             raise _with_clock(refused, player, now, time_limit_s) from None
+        except IntegrityError:
+            if key is None:
+                raise
+            events = None  # the same key written meanwhile: the next try (locked) finds it
+        if first is not None:
+            return _repeated(player_id, first, move)
         if events is None:
             player = None  # the row moved on: read it again
             continue
@@ -67,6 +84,13 @@ def move_apply(*, player_id: str, move: Move) -> MoveOutcome:
             running_games.put(result.game.id, result.game)
         return MoveOutcome(result.cells, events)
     raise ServiceError("internal", "the move could not be written; send it again")
+
+
+def _repeated(player_id: str, first: tuple[int, Move], move: Move) -> MoveOutcome:
+    seq, first_move = first
+    if first_move != move:
+        raise ServiceError("bad_message", "this idempotency_key was used for another move")
+    return MoveOutcome(repeats.first_answer(player_id=player_id, seq=seq), repeated=True)
 
 
 def _no_guess_search(player: PlayerState, move: Move) -> int | None:

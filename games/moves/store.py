@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import connection
 
+from games.engine import Move, move_from_action
 from games.events.event import Event, move_event, to_everyone
 from games.models import Game, GameStatus, Player
 from games.moves.state import GameFacts, PlayerState
@@ -40,8 +41,13 @@ INSERT_SNAPSHOT = (
     "VALUES (%(player)s, %(seq)s, %(snapshot)s, %(now)s)"
 )
 INSERT_MOVE = (
-    "INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at) "
-    "VALUES (%(game)s, %(player)s, %(seq)s, %(action)s, %(x)s, %(y)s, %(t_ms)s, %(now)s)"
+    "INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at, "
+    "idempotency_key) VALUES (%(game)s, %(player)s, %(seq)s, %(action)s, %(x)s, %(y)s, "
+    "%(t_ms)s, %(now)s, %(key)s)"
+)
+SELECT_KEYED_MOVE = (
+    "SELECT seq, action, x, y FROM games_move "
+    "WHERE player_id = %(player)s AND idempotency_key = %(key)s"
 )
 
 
@@ -60,6 +66,17 @@ def read_player(player_id: str, lock: bool = False) -> PlayerState | None:
     for name in ("last_move_at", "finished_at"):  # SQLite hands back text
         values[name] = _as_datetime(values[name])
     return PlayerState(**values)
+
+
+def read_keyed_move(player_id: str, key: str) -> tuple[int, Move] | None:
+    """The (seq, move) the player already made with this idempotency key, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(SELECT_KEYED_MOVE, {"player": player_id, "key": key})
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    seq, action, x, y = row
+    return seq, move_from_action(action, x, y)
 
 
 def read_game(game_id: str) -> GameFacts:
@@ -91,7 +108,7 @@ def _as_datetime(value: Any) -> Any:
     return value
 
 
-def _params(result: MoveResult) -> dict[str, Any]:
+def _params(result: MoveResult, key: str | None) -> dict[str, Any]:
     """Every parameter of the move's statements, by name."""
     after, move = result.after, result.move
     adapt = connection.ops.adapt_datetimefield_value
@@ -112,16 +129,18 @@ def _params(result: MoveResult) -> dict[str, Any]:
         "x": move.x,
         "y": move.y,
         "t_ms": result.t_ms,
+        "key": key,
     }
 
 
-def move_commit(result: MoveResult) -> list[Event] | None:
-    """Write the move if the player's row is still the one it was built on, with whatever it
-    starts or finishes; the events to deliver, or None when the row had moved on (nothing
-    written: the caller steps again on the fresh row). Runs inside the caller's transaction."""
+def move_commit(result: MoveResult, key: str | None = None) -> list[Event] | None:
+    """Write the move (with its idempotency key, if any) if the player's row is still the one
+    it was built on, with whatever it starts or finishes; the events to deliver, or None when
+    the row had moved on (nothing written: the caller steps again on the fresh row). Runs
+    inside the caller's transaction."""
     if not connection.in_atomic_block:
         raise RuntimeError("move_commit runs inside a transaction (see games.moves.service)")
-    params = _params(result)
+    params = _params(result, key)
     with connection.cursor() as cursor:
         cursor.execute(UPDATE_PLAYER_IF_UNCHANGED, params)
         if cursor.fetchone() is None:

@@ -17,7 +17,14 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.boards import search
-from games.edge.frames import CLOSE_FRAME_BYTES, cell_of, check_frame, frame_id, load_frame
+from games.edge.frames import (
+    cell_of,
+    check_frame,
+    frame_id,
+    frame_too_long,
+    idempotency_key_of,
+    load_frame,
+)
 from games.edge.socket_limits import (
     admit_socket,
     check_hello_rate,
@@ -158,11 +165,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if text_data is None:
             await self.refuse(ServiceError("bad_message", "frames must be text"), None)
             return
+        if frame_too_long(text_data):
+            await self.close(code=1009)
+            return
         if not self.bucket.take().allowed:
             await self.send_error("too_fast", "slow down: too many messages", _id_of(text_data))
-            return
-        if len(text_data) > CLOSE_FRAME_BYTES:
-            await self.close(code=1009)
             return
         message: Any = None
         try:
@@ -271,11 +278,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.player_id is None:
             raise ServiceError("not_a_player", "say hello as a player first")
         x, y = cell_of(message, self.width, self.height)
+        key = idempotency_key_of(message)
         await check_move_rate(self.player_id)
         with MOVE_SECONDS.time():
             outcome = await db_hot(move_apply)(
-                player_id=self.player_id, move=move_from_action(kind, x, y)
+                player_id=self.player_id, move=move_from_action(kind, x, y), key=key
             )
+        if outcome.repeated:  # applied before: the first answer again, nothing new to publish
+            await self.send_event("cells", outcome.cells, re)
+            return
         MOVES.labels(action=kind).inc()
         await self.deliver(outcome.events, re, "cells")
 
@@ -307,7 +318,22 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def deliver(
         self, events: list[Event], re: int | None = None, answer_kind: str | None = None
     ) -> None:
-        """Send this connection its events now (the answer with `re`), publish for the rest."""
+        """Send this connection its events now (the answer with `re`), publish for the rest.
+
+        The events are committed, so nothing here may turn into an `internal` answer (a client
+        would send the move again): they are published whatever happens to this connection's
+        own copies, and a connection that cannot be sent them is closed (1011), so its client
+        resumes from a `welcome` that holds them.
+        """
+        try:
+            await self.send_own(events, re, answer_kind)
+        except Exception:
+            log.exception("committed events could not be sent in game %s", self.game_id)
+            await self.close(code=1011)
+        finally:
+            await publish(events, origin=self.channel_name)
+
+    async def send_own(self, events: list[Event], re: int | None, answer_kind: str | None) -> None:
         for event in events:
             if not any(group in self.groups_joined for group in event.to):
                 continue
@@ -318,7 +344,6 @@ class GameConsumer(AsyncWebsocketConsumer):
                     re = None  # only the first such frame answers the request
                 await self.send_event(*view, answer)
                 self.note(*view)
-        await publish(events, origin=self.channel_name)
 
     async def game_event(self, event: dict[str, Any]) -> None:
         """A layer event: forward this connection's view of it, unless it caused the event."""

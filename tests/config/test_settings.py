@@ -57,3 +57,32 @@ def test_embedded_defaults_need_no_environment():
     assert result.stdout.split() == [
         "django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "True",
     ], result.stderr  # fmt: skip
+
+
+def hsts_header(tmp_path, **env: str) -> str:
+    """The Strict-Transport-Security header of an HTTPS answer in production settings."""
+    code = (
+        "import django; django.setup();"
+        "from django.test import Client;"
+        "answer = Client().get('/api/nowhere/', secure=True, HTTP_HOST='minerace.example.org');"
+        "print(answer.headers.get('Strict-Transport-Security'))"
+    )
+    settings = {**PRODUCTION, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", **env}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT, env=base_env(**settings), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_hsts_lasts_a_year_without_preload(tmp_path):
+    assert hsts_header(tmp_path) == "max-age=31536000; includeSubDomains"
+
+
+def test_hsts_preload_only_when_a_setting_asks_for_it(tmp_path):
+    header = hsts_header(tmp_path, SECURE_HSTS_PRELOAD="1")
+    assert header == "max-age=31536000; includeSubDomains; preload"
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION,
+                    SECURE_HSTS_PRELOAD="1")  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -70,8 +70,10 @@ class Frame:
         return None
 
     def closes(self) -> bool:
-        """Over 64 KiB the server closes with 1009 instead of answering."""
-        return self.text is not None and len(self.text) > CLOSE_FRAME_BYTES
+        """Over 64 KiB of UTF-8 the server closes with 1009 instead of answering."""
+        if self.text is None:
+            return False
+        return len(self.text.encode("utf-8", "surrogatepass")) > CLOSE_FRAME_BYTES
 
     def client_id(self) -> int | None:
         message = self.message()

@@ -246,6 +246,59 @@ def test_a_move_after_the_time_limit_is_refused(settings):
     assert logged(player.id) == []
 
 
+def test_a_keyed_move_sent_again_writes_nothing_and_repeats_the_first_answer():
+    _game, [player] = running_race()
+    first = service.move_apply(player_id=player.id, move=OPENING, key="open")
+    service.move_apply(player_id=player.id, move=A_FLAG, key="flag")
+    again = service.move_apply(player_id=player.id, move=OPENING, key="open")
+    assert (again.repeated, again.events, again.cells) == (True, [], first.cells)
+    assert row(player.id)[1] == 2
+    keys = Move.objects.filter(player_id=player.id).order_by("seq")
+    assert list(keys.values_list("idempotency_key", flat=True)) == ["open", "flag"]
+    with pytest.raises(ServiceError) as other:
+        service.move_apply(player_id=player.id, move=A_LATER_REVEAL, key="flag")
+    assert other.value.code == "bad_message"
+    assert row(player.id)[1] == 2
+
+
+def test_a_keyed_move_another_worker_wrote_meanwhile_is_answered_not_applied(monkeypatch):
+    """The same keyed move, sent twice, lands on two workers: the other one writes first, so
+    this write loses its row, and the locked retry finds the key instead of playing again."""
+    game, [player] = running_race()
+    step, calls = service.move_step, []
+
+    def step_while_the_other_worker_writes(*args):
+        calls.append(args[1].moves_count)
+        if len(calls) == 1:
+            played_elsewhere(player.id, game.id, 1, OPENING, replayed(OPENING))
+            Move.objects.filter(player_id=player.id, seq=1).update(idempotency_key="open")
+        return step(*args)
+
+    monkeypatch.setattr(service, "move_step", step_while_the_other_worker_writes)
+    outcome = service.move_apply(player_id=player.id, move=OPENING, key="open")
+    assert calls == [0] and outcome.repeated
+    assert (outcome.cells["seq"], outcome.cells["cells"][0]) == (1, [*START, 0])
+    assert logged(player.id) == [(1, "reveal", *START)]
+
+
+def test_a_key_the_check_missed_is_stopped_by_the_unique_index(monkeypatch):
+    """Should the key check ever miss a committed key, the log's unique (player, key) index
+    refuses the second write, and the retry answers with the first."""
+    _game, [player] = running_race()
+    first = service.move_apply(player_id=player.id, move=A_FLAG, key="flag")
+    read, reads = service.store.read_keyed_move, []
+
+    def misses_once(player_id, key):
+        reads.append(key)
+        return None if len(reads) == 1 else read(player_id, key)
+
+    monkeypatch.setattr(service.store, "read_keyed_move", misses_once)
+    again = service.move_apply(player_id=player.id, move=A_FLAG, key="flag")
+    assert (again.repeated, again.cells) == (True, first.cells)
+    assert len(reads) == 2 and row(player.id)[1] == 1
+    assert logged(player.id) == [(1, "flag", A_FLAG.x, A_FLAG.y)]
+
+
 def test_runs_on_the_database_it_was_asked_for():
     """test_move_store_on_postgres.py sets MINERACE_EXPECT_VENDOR: a silent fallback to SQLite
     there would prove nothing."""

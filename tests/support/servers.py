@@ -27,6 +27,11 @@ from tests.support.waiting import WaitTimeout, wait_until
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get("MINERACE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_HOST_PORT = ("127.0.0.1", 6379)
+# Daphne's WebSocket options exactly as docs/deploy.md's unit file gives them (a test keeps the
+# two in step): what a worker may send and take is part of what the tests check.
+DEPLOYED_WEBSOCKET_OPTIONS = (
+    "--websocket-max-message-size", "4194304", "--websocket-max-frame-size", "4194304",
+)  # fmt: skip
 
 
 def free_port() -> int:
@@ -77,8 +82,9 @@ class Daphne:
 
     def command(self) -> list[str]:
         """As docs/deploy.md runs it (`-b -p`: Twisted's listen backlog of 50, Daphne's 5 s
-        handshake timeout) unless `backlog` or `connect_timeout` ask for other values."""
-        command = [sys.executable, "-m", "daphne"]
+        handshake timeout, its WebSocket message and frame sizes) unless `backlog` or
+        `connect_timeout` ask for other values."""
+        command = [sys.executable, "-m", "daphne", *DEPLOYED_WEBSOCKET_OPTIONS]
         if self.backlog is None:
             command += ["-b", "127.0.0.1", "-p", str(self.port)]
         else:

@@ -8,6 +8,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from games.edge.frames import DAPHNE_MESSAGE_BYTES
+
 
 class WsClient:
     """One connection to /ws/games/<id>/ on a server; remembers every frame it received."""
@@ -28,6 +30,7 @@ class WsClient:
             origin=self.origin,
             open_timeout=10,
             max_queue=None,
+            max_size=DAPHNE_MESSAGE_BYTES,  # a spectator's welcome may be ~2 MB (docs/deploy.md)
             additional_headers=self.headers,
         )
         return self
