@@ -93,6 +93,10 @@ class Game(models.Model):
     # here, on the row the deciding transaction locks, not on the player rows (lock order).
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_places = models.JSONField(null=True, blank=True)
+    # Who won the race, fixed when it was decided (PROTOCOL.md 7's rule): the first, if it had
+    # cleared its board or was still playing while every other racer had lost or left. Empty:
+    # nobody won (the first lost too, or the time limit ended the race), or not decided yet.
+    race_winner = models.CharField(max_length=32, blank=True, default="")
     # The one racer still playing in a race not yet decided because of it: its moves that open
     # cells ask again (games.races.deciding), read by the move's own write at no extra query.
     deciding_racer = models.CharField(max_length=32, blank=True, default="")

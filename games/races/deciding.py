@@ -52,12 +52,21 @@ def race_decide(game: Game, players: list[Player], now: datetime) -> list[Event]
         return []
     game.decided_at = now
     game.decided_places = {place.player.id: place.rank for place in placed}
+    game.race_winner = winner_of(placed)
     game.deciding_racer = ""
-    game.save(update_fields=["decided_at", "decided_places", "deciding_racer"])
+    game.save(update_fields=["decided_at", "decided_places", "race_winner", "deciding_racer"])
     if game.rated:  # in this transaction: decided and game_over read the same numbers
         race_rate(game=game, players=players, ranks=game.decided_places)
     events: list[Event] = []
     for hook in _HOOKS.values():
         events += hook(game, placed, now)
-    payload = {"results": serializers.decided_results(game, players)}
+    payload = {"results": serializers.decided_results(game, players), "winner": game.race_winner}
+    payload["winner"] = payload["winner"] or None
     return [to_everyone(game, "decided", payload, delayed=True), *events]
+
+
+def winner_of(placed: list[Placed]) -> str:
+    """The race's winner at the decided moment (PROTOCOL.md 7): the first, when it cleared its
+    board or still plays (then every other racer has lost or left); else nobody ("")."""
+    first = placed[0].player
+    return first.id if first.status in (PlayerStatus.WON, PlayerStatus.PLAYING) else ""

@@ -165,6 +165,7 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
         "ready_deadline": ready_deadline(game),
         "spectators": game.spectators,
         "decided_at": iso(game.decided_at),
+        "winner": game.race_winner or None,
     }
     if game.decided_at is not None and game.status != GameStatus.FINISHED:
         state["decided"] = decided_results(game, players)  # as the `decided` frame had it

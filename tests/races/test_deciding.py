@@ -86,6 +86,7 @@ def test_a_rated_duel_is_decided_and_rated_at_the_first_win_and_only_once():
     move_apply(player_id=p_bob.id, move=Reveal(*game.safe_cell))
     events = win(game, p_ada)
     assert kinds(events)[-2:] == ["finished", "decided"]
+    assert one(events, "decided")["winner"] == p_ada.id
     decided = one(events, "decided")["results"]
     assert [(r["rank"], r["name"], r["status"]) for r in decided] == [
         (1, "ada", "won"),
@@ -161,10 +162,31 @@ def test_a_duel_whose_loser_is_ahead_is_decided_by_the_others_move_that_passes_i
     state = game_public(game, list(game.players.all()))
     assert state["decided_at"] is not None and state["decided"] == decided  # a page reloaded
 
+    assert one(passing.events, "decided")["winner"] == ben.id  # ann lost: ben has won
+
     over = move_apply(player_id=ben.id, move=a_mine(game))
     assert kinds(over.events) == ["move", "finished", "game_over"]
     final = one(over.events, "game_over")["results"]
     assert [(r["name"], r["rank"]) for r in final] == [("ben", 1), ("ann", 2)]
+    assert one(over.events, "game_over")["winner"] == ben.id  # his later mine changes nothing
+
+
+def test_when_both_hit_a_mine_the_first_placed_first_and_nobody_won():
+    """Issue 22.6: a racer read "You finished #1 of 2" and the page "nobody finished"; the
+    ranking now says both: ann is first, and nobody won the race."""
+    game, (ann, ben) = running_race(("ann", None), ("ben", None))
+    move_apply(player_id=ann.id, move=Reveal(*game.safe_cell))
+    move_apply(player_id=ann.id, move=a_mine(game))
+    events = move_apply(player_id=ben.id, move=a_mine(game)).events
+    assert one(events, "decided")["winner"] is None
+    over = one(events, "game_over")
+    assert over["winner"] is None
+    assert [(r["name"], r["rank"], r["status"]) for r in over["results"]] == [
+        ("ann", 1, "lost"),
+        ("ben", 2, "lost"),
+    ]
+    game.refresh_from_db()
+    assert game_public(game, list(game.players.all()))["winner"] is None
 
 
 def test_a_duel_is_decided_when_the_opponent_resigns():
@@ -186,6 +208,7 @@ def test_the_time_limit_decides_and_ends_a_race_in_one_go():
     Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(hours=1))
     events = game_tick(game_id=game.id)
     assert kinds(events) == ["finished", "finished", "decided", "game_over"]
+    assert one(events, "game_over")["winner"] is None  # the time limit: nobody won
     decided, over = one(events, "decided")["results"], one(events, "game_over")["results"]
     assert [(r["name"], r["rank"]) for r in decided] == [(r["name"], r["rank"]) for r in over]
     assert decided[0]["bbbv"] is not None  # nobody plays any more: the board's figures show
