@@ -50,11 +50,21 @@ def race_over(game: Game) -> dict[str, Any] | None:
     for someone who followed a link to it (frontend/race/results.html)."""
     if game.mode != GameMode.RACE or game.status != GameStatus.FINISHED:
         return None
-    results = game_state(game_id=game.id).get("results") or []
-    winner = next((row for row in results if row["status"] == "won"), None)
+    state = game_state(game_id=game.id)
+    results = state.get("results") or []
+    # The race's winner as the ranking has it (PROTOCOL.md 2.2 and 7); a race finished before
+    # it was kept: the one who cleared the board, if any.
+    winner_id = state.get("winner")
+    winner = next(
+        (row for row in results if row["player"] == winner_id or (
+            winner_id is None and game.decided_at is None and row["status"] == "won")),
+        None,
+    )  # fmt: skip
+    cleared = winner is not None and winner["time_ms"] is not None
     return {
         "winner": winner["name"] if winner else None,
-        "time": f"{winner['time_ms'] / 1000:.3f} s" if winner else None,
+        "time": f"{winner['time_ms'] / 1000:.3f} s" if cleared else None,
+        "first": results[0]["name"] if results and not winner else None,
         "others": len(results) - 1 if winner else len(results),
         "finished_at": game.finished_at,
     }

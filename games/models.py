@@ -88,6 +88,18 @@ class Game(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the race's ranking was decided (PROTOCOL.md 2.2): its ratings applied and `decided`
+    # sent, once. Null: not yet (or solo). The ranks fixed then, {player id: rank}, are kept
+    # here, on the row the deciding transaction locks, not on the player rows (lock order).
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_places = models.JSONField(null=True, blank=True)
+    # Who won the race, fixed when it was decided (PROTOCOL.md 7's rule): the first, if it had
+    # cleared its board or was still playing while every other racer had lost or left. Empty:
+    # nobody won (the first lost too, or the time limit ended the race), or not decided yet.
+    race_winner = models.CharField(max_length=32, blank=True, default="")
+    # The one racer still playing in a race not yet decided because of it: its moves that open
+    # cells ask again (games.races.deciding), read by the move's own write at no extra query.
+    deciding_racer = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]

@@ -3,7 +3,8 @@
 The player's row is updated only if it still has the `moves_count` the step was built on and
 is still playing (`UPDATE ... WHERE ... RETURNING`, which both support); the move is appended
 to the log only if it was. A move that starts a solo game or finishes its player does the rest
-(the game's start, the score, `finished`, `game_over`) in the same transaction. Parameters are
+(the game's start, the score, `finished`, `decided`, `game_over`) in the same transaction, and
+so does a move of a race's last racer that may decide it. Parameters are
 named and built in one place, `_params`.
 
 The statements are plain SQL: a move is the write that happens hundreds of times a second, and
@@ -33,7 +34,10 @@ UPDATE_PLAYER_IF_UNCHANGED = (
     "UPDATE games_player SET moves_count = %(seq)s, snapshot = %(snapshot)s, "
     "revealed = %(revealed)s, flags = %(flags)s, clicks = %(clicks)s, last_move_at = %(now)s, "
     "status = %(status)s, time_ms = %(time_ms)s, finished_at = %(finished_at)s "
-    "WHERE id = %(player)s AND moves_count = %(read_seq)s AND status = 'playing' RETURNING id"
+    "WHERE id = %(player)s AND moves_count = %(read_seq)s AND status = 'playing' "
+    # The race's last racer, while its ranking waits on it (games.races.deciding): read in the
+    # same statement, so the move path pays no query for it.
+    "RETURNING id, (SELECT deciding_racer FROM games_game WHERE games_game.id = %(game)s)"
 )
 SNAPSHOT_EVERY = 32  # moves between a player's snapshots: a late spectator replays at most this
 INSERT_SNAPSHOT = (
@@ -143,7 +147,8 @@ def move_commit(result: MoveResult, key: str | None = None) -> list[Event] | Non
     params = _params(result, key)
     with connection.cursor() as cursor:
         cursor.execute(UPDATE_PLAYER_IF_UNCHANGED, params)
-        if cursor.fetchone() is None:
+        written = cursor.fetchone()
+        if written is None:
             return None
         cursor.execute(INSERT_MOVE, params)
         if result.after.moves_count % SNAPSHOT_EVERY == 0:
@@ -154,6 +159,9 @@ def move_commit(result: MoveResult, key: str | None = None) -> list[Event] | Non
     events.append(move_event(result.game, result.cells))
     if result.finishes:
         events += _finish(result)
+    elif written[1] == result.after.id and result.after.revealed > result.before.revealed:
+        # The last racer opened cells: it may have passed the racers who lost ahead of it.
+        events += finish_game_if_done(result.game.id, result.now)
     return events
 
 

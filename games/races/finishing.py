@@ -1,5 +1,6 @@
 """Finishing players and games, shared by every use case that ends something: a move that
-wins or loses, a resignation, the clock's time limit (and later the abandonment rule).
+wins or loses, a resignation, the clock's time limit, the abandonment rule; each may decide
+the race first (games.races.deciding).
 
 Each runs inside its caller's transaction, after the player's row is written or locked; the
 game row is locked last (lock order: player rows before the game row).
@@ -13,8 +14,8 @@ from games.events.event import Event, to_everyone
 from games.fairplay.services import game_screen
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
 from games.races import serializers
+from games.races.deciding import race_decide
 from games.races.results import standings
-from games.ratings.services import race_rate
 from games.scores.records import best_news, score_record
 
 
@@ -36,14 +37,15 @@ def finished_event(game: Game, player: Player) -> Event:
 
 
 def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
-    """End the game once every player is final: scores, then game_over with ranking and
-    secrets."""
+    """Decide the race if it is settled (`decided`, ratings), and end the game once every
+    player is final: scores, then game_over with the ranking and the secrets."""
     game = Game.objects.select_for_update().get(pk=game_id)
-    players = list(game.players.all())
-    if game.status == GameStatus.FINISHED or any(
-        p.status not in FINAL_PLAYER_STATUSES for p in players
-    ):
+    players = list(game.players.all())  # read under the game's lock: every finish is seen
+    if game.status == GameStatus.FINISHED:
         return []
+    decided = race_decide(game, players, now)
+    if any(p.status not in FINAL_PLAYER_STATUSES for p in players):
+        return decided
     game.status = GameStatus.FINISHED
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])
@@ -53,13 +55,11 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     # Scores are written only now, all together: a score shows its board's 3BV, which must
     # stay hidden while anyone is still racing on that board (issue 13.5).
     scores = [score_record(game=game, player=p, held=p.id in held) for p in players]
-    placed = standings(game, players)
-    if game.rated:  # the ratings change in this transaction, and game_over tells by how much
-        race_rate(game=game, players=players, ranks={p.player.id: p.rank for p in placed})
+    placed = standings(game, players)  # the ranks fixed at `decided`, rated then
     results = serializers.results(game, placed)
     news = {s.player_id: best_news(score=s) for s in scores if s is not None}
     for row in results:  # announced once, at the end: later games may beat them
         row.update(news.get(row["player"], {"personal_best": None, "leaderboard_rank": None}))
     secrets = serializers.reveal_secrets(game) if game.secrets_open(now) else {}
-    payload = {"results": results, **secrets}
-    return [to_everyone(game, "game_over", payload, delayed=True)]
+    payload = {"results": results, "winner": game.race_winner or None, **secrets}
+    return [*decided, to_everyone(game, "game_over", payload, delayed=True)]

@@ -79,8 +79,16 @@ def player_public(player: Player, game: Game) -> dict[str, Any]:
     }
 
 
-def results(game: Game, placed: list[Placed]) -> list[dict[str, Any]]:
-    """The final ranking with each player's statistics (game_over and finished state)."""
+# The board's own figures: while a racer still plays they would tell it of the board it has not
+# cleared (3BV stays hidden until game_over, issue 13.5), so `decided` sends them as null then.
+BOARD_FIGURES = (
+    "bbbv", "bbbv_per_s", "efficiency", "bbbv_solved", "est_time_ms", "rqp", "ioe", "stnb",
+)  # fmt: skip
+
+
+def results(game: Game, placed: list[Placed], board_hidden: bool = False) -> list[dict[str, Any]]:
+    """The final ranking with each player's statistics (game_over and finished state; at
+    `decided`, with `board_hidden` while a racer still plays: the board's figures null)."""
     bbbv = game.bbbv
     changes = changes_of(game=game) if game.rated else {}
     board = board_of(game)
@@ -105,7 +113,16 @@ def results(game: Game, placed: list[Placed]) -> list[dict[str, Any]]:
         )
         if game.rated:
             rows[-1].update(changes.get(p.id, {"rating_before": None, "rating_after": None}))
+        if board_hidden:
+            rows[-1].update(dict.fromkeys(BOARD_FIGURES))
     return rows
+
+
+def decided_results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
+    """The ranking as `decided` gives it (PROTOCOL.md 2.2): the fixed ranks, the fields known
+    then, the board's figures null while a racer still plays."""
+    still_playing = any(p.status == PlayerStatus.PLAYING for p in players)
+    return results(game, standings(game, players), board_hidden=still_playing)
 
 
 def reveal_secrets(game: Game) -> dict[str, Any]:
@@ -147,7 +164,11 @@ def game_public(game: Game, players: list[Player]) -> dict[str, Any]:
         "players": [{**player_public(p, game), **presence.get(p.id, {})} for p in players],
         "ready_deadline": ready_deadline(game),
         "spectators": game.spectators,
+        "decided_at": iso(game.decided_at),
+        "winner": game.race_winner or None,
     }
+    if game.decided_at is not None and game.status != GameStatus.FINISHED:
+        state["decided"] = decided_results(game, players)  # as the `decided` frame had it
     if game.status == GameStatus.FINISHED:
         if game.secrets_open():
             state.update(reveal_secrets(game))

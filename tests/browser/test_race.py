@@ -216,7 +216,7 @@ def test_two_racers_and_a_spectator(open_page, base_url):
         expect(page.locator("#race-seed")).to_have_text(SEED)
     expect(alice.locator("#results-title")).to_have_text("You won the race!")
     expect(alice.locator(f'#results-table tr[data-player="{alice_id}"]')).to_have_class("me")
-    expect(bob.locator("#results-title")).to_have_text("You finished #2 of 2")
+    expect(bob.locator("#results-title")).to_have_text("Alice won the race · you placed #2 of 2")
     expect(watcher.locator("#results-title")).to_have_text("Alice won the race")
     expect(bob.locator("#resign-area")).to_be_hidden()
 

@@ -61,8 +61,8 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     sign_up(alice, base_url, alice_name)
     sign_up(bob, base_url, bob_name)
 
-    # Quick match pairs the two accounts in a rated race; Alice opens the start cell, then
-    # both resign, so Alice ranks first.
+    # Quick match pairs the two accounts in a rated race; Alice opens the start cell, Bob
+    # resigns (the race is decided: Alice first, PROTOCOL.md 2.2), then Alice leaves too.
     frames = quick_match(base_url, [alice, bob])
     game = open_rated_race(alice, base_url, frames[0])
     open_rated_race(bob, base_url, frames[1])
@@ -70,10 +70,11 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     x, y = game["start"]
     cell(alice, x, y).click()
     wait_changed(alice, x, y, "hidden")
-    resign(alice)
     resign(bob)
+    resign(alice)
     for page in (alice, bob):
         expect(page.locator("#results-table")).to_be_visible()
+        expect(page.locator("#seed-check")).to_be_visible()  # game_over, not only decided
 
     state = api(base_url, f"/api/games/{game['id']}/")
     results = {result["name"]: result for result in state["results"]}

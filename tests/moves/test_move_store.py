@@ -173,7 +173,7 @@ def test_a_losing_move_writes_the_score_finished_and_game_over_with_the_move():
     game, [player] = running_race()
     service.move_apply(player_id=player.id, move=OPENING)
     outcome = service.move_apply(player_id=player.id, move=A_MINE)
-    assert [e.kind for e in outcome.events] == ["move", "finished", "game_over"]
+    assert [e.kind for e in outcome.events] == ["move", "finished", "decided", "game_over"]
     assert outcome.cells["status"] == "lost"
     assert row(player.id)[:2] == ("lost", 2)
     assert Score.objects.get(player=player).status == "lost"
@@ -205,7 +205,7 @@ def test_the_first_of_two_racers_to_finish_does_not_end_the_race():
     game.refresh_from_db()
     assert game.status == GameStatus.RUNNING
     last = service.move_apply(player_id=bob.id, move=A_MINE)
-    assert [e.kind for e in last.events] == ["move", "finished", "game_over"]
+    assert [e.kind for e in last.events] == ["move", "finished", "decided", "game_over"]
 
 
 def test_a_solo_first_reveal_starts_the_game_in_the_same_write():

@@ -42,6 +42,7 @@ async def test_a_move_after_the_time_limit_ends_the_race_there_and_then(no_backg
     assert {(f["player"], f["status"]) for f in finished} == {
         (welcomes[0]["you"], "dnf"), (welcomes[1]["you"], "dnf")
     }  # fmt: skip
+    assert [r["rank"] for r in (await alice.expect("decided"))["results"]] == [1, 2]
     over = await alice.expect("game_over")
     assert [r["status"] for r in over["results"]] == ["dnf", "dnf"]
     assert (await bob.expect("finished"))["status"] == "dnf"

@@ -62,6 +62,12 @@ async def test_a_whole_race_with_a_spectator():
     started_at = datetime.fromisoformat(started["started_at"].replace("Z", "+00:00")).timestamp()
     lowest, highest = (solving_from - started_at) * 1000, (solved_by - started_at) * 1000
     assert lowest - 2 <= finished["time_ms"] <= highest + 2
+    # A duel is decided by its first win (PROTOCOL.md 2.2): bob still plays, and is second.
+    decided = await bob.expect("decided")
+    assert [(r["rank"], r["name"], r["status"]) for r in decided["results"]] == [
+        (1, "alice", "won"), (2, "bob", "playing")]  # fmt: skip
+    assert decided["results"][0]["time_ms"] == finished["time_ms"]
+    assert all(r["bbbv"] is None and r["bbbv_per_s"] is None for r in decided["results"])
 
     resigned = await bob.request({"type": "resign"})
     assert resigned == {"type": "finished", "player": wb["you"], "status": "dnf", "time_ms": None,
@@ -80,6 +86,7 @@ async def test_a_whole_race_with_a_spectator():
 
     # Alice saw bob resign and the end; the spectator saw every cell of alice, then the end.
     assert (await alice.expect("finished"))["player"] == wa["you"]
+    assert (await alice.expect("decided"))["results"] == decided["results"]
     assert (await alice.expect("finished"))["player"] == wb["you"]
     assert (await alice.expect("game_over"))["results"] == over["results"]
     shown = {}
@@ -89,6 +96,7 @@ async def test_a_whole_race_with_a_spectator():
         frame = await watcher.recv()
     assert shown == cell_map([c for a in answers for c in a["cells"]])
     assert frame["type"] == "finished"
+    assert (await watcher.expect("decided"))["results"] == decided["results"]
     assert (await watcher.expect("finished"))["status"] == "dnf"
     assert (await watcher.expect("game_over"))["results"] == over["results"]
 
@@ -214,8 +222,10 @@ async def test_the_time_limit_ends_the_race_with_dnf(settings):
     _game_id, (alice, bob), (_wa, _wb) = await race()
     await start([alice, bob])
     await alice.request({"type": "reveal", "x": 4, "y": 2})
-    frames = [await bob.recv(timeout=3) for _ in range(4)]
-    assert [f["type"] for f in frames] == ["progress", "finished", "finished", "game_over"]
+    frames = [await bob.recv(timeout=3) for _ in range(5)]
+    kinds = [f["type"] for f in frames]
+    assert kinds == ["progress", "finished", "finished", "decided", "game_over"]
+    assert [r["rank"] for r in frames[3]["results"]] == [r["rank"] for r in frames[4]["results"]]
     over = frames[-1]
     assert [(r["name"], r["status"]) for r in over["results"]] == [("alice", "dnf"), ("bob", "dnf")]
     late = await alice.request({"type": "flag", "x": 0, "y": 0})

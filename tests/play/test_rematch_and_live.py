@@ -32,7 +32,7 @@ async def test_a_rematch_is_made_once_and_every_player_hears_of_it():
     successor_id = answer["game"]
     heard = await bob.recv()
     while heard["type"] != "rematch":  # the other's `finished` may still be on its way
-        assert heard["type"] in ("finished", "game_over"), heard
+        assert heard["type"] in ("finished", "decided", "game_over"), heard
         heard = await bob.recv()
     assert heard == {"type": "rematch", "game": successor_id, "by": alice_id}
     again = await bob.request({"type": "rematch"})

@@ -134,6 +134,24 @@ function showEnd() {
   showAnalysis();
 }
 
+/**
+ * The ranking is decided while the race still runs (PROTOCOL.md 2.2): whoever is out of it sees
+ * the final ranking, its rating change and the ways on now; a racer still playing is told by the
+ * status line that it has lost (or won) and may play on or leave, its board left in view.
+ */
+function showDecided() {
+  if (race.status === "finished" || !race.game.decided) return;
+  if (!spectating() && race.me()?.status === "playing") return;
+  results.show(race);
+}
+
+/** This browser's racer hears the verdict (the live region). */
+function announceDecided() {
+  if (spectating() || !race.me()) return;
+  announce($("race-status").textContent);
+  if (race.game.winner === race.you && race.me().status !== "won") playSound("win");
+}
+
 /** Every racer's analysis in the results; a mistake's safe cell on the board it was made on. */
 async function showAnalysis() {
   analysis ??= fetchAnalysis(race.game.id);
@@ -222,6 +240,7 @@ const handlers = {
     clocks.sync(race);
     render();
     if (game.status === "finished") showEnd();
+    else if (game.decided) showDecided();
     else results.hide();
     if (!welcomed && !spectating() && !touchFirst()) boardElement.focus({ preventScroll: true });
     welcomed = true;
@@ -302,6 +321,14 @@ const handlers = {
     if (message.player === race.you) announceOwnEnd(message);
   },
 
+  decided(message) {
+    if (race.status === "finished") return; // game_over came first: it says the same
+    race.decided(message);
+    render();
+    showDecided();
+    announceDecided();
+  },
+
   game_over(message) {
     race.gameOver(message);
     if (spectating() && race.game.rated) session.resync(); // the boards are public now
@@ -367,12 +394,12 @@ attachBoardInput(
     flag: (x, y) => move("flag", x, y),
     chord: (x, y) => move("chord", x, y),
     pressing: (pressing) => hud.setPressing(pressing),
-    newGame: () => race.status === "finished" && newRace(),
+    newGame: () => race.isDecided() && !race.canMove() && newRace(),
   },
   zoom,
 );
-$("face").addEventListener("click", () => race.status === "finished" && newRace());
-$("face").title = "New race (once this one is over)";
+$("face").addEventListener("click", () => race.isDecided() && !race.canMove() && newRace());
+$("face").title = "New race (once this one is decided for you)";
 $("face").setAttribute("aria-label", "New race");
 window.addEventListener("pageshow", () => {
   creating = false;

@@ -6,6 +6,7 @@ import { seconds } from "../core/format.js";
 import { isBot } from "../core/elements.js";
 import { KeyedList } from "../core/keyed-list.js";
 import { createBotTag, createPresence, fillPresence, isOffline } from "./presence.js";
+import { decidedLine } from "./verdict.js";
 
 const STATUS_TEXT = {
   joined: "not ready",
@@ -25,6 +26,8 @@ export function ownStatusLine(game, me) {
   if (game.status === "countdown") return "Get ready: open the highlighted start cell first.";
   if (game.status === "finished") return "The race is over.";
   if (game.status !== "running" || !me) return "";
+  const verdict = decidedLine(game, me); // the ranking is final: say so, not "waiting"
+  if (verdict) return verdict;
   if (me.status === "won") return `You finished in ${seconds(me.time_ms)}. Waiting for the others…`;
   if (me.status === "lost") return "Boom! You hit a mine. Waiting for the others…";
   if (me.status === "dnf") return "You are out of this race. Waiting for the others…";

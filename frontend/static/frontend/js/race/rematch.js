@@ -36,11 +36,21 @@ export class RematchControl {
     this.button.addEventListener("click", () => this.ask());
   }
 
-  /** Show the button to the race's players once it is over. */
+  /**
+   * Show the button to the race's players once it is over; from `decided` on it shows too,
+   * waiting (the server makes a rematch after game_over, PROTOCOL.md 2.1), so the winner sees
+   * the way on while the last racer plays.
+   */
   render(race) {
     this.watching = race.role !== "player";
     const over = race.status === "finished";
-    this.button.hidden = !over || this.watching || (this.successor !== null && !this.asked);
+    const waiting = !over && race.isDecided() && race.me()?.status !== "playing";
+    this.button.hidden =
+      !(over || waiting) || this.watching || (this.successor !== null && !this.asked);
+    if (!this.asked) {
+      this.button.disabled = waiting;
+      this.button.textContent = waiting ? "Rematch (when the race ends)" : "Rematch";
+    }
     if (!over) this.stop();
   }
 

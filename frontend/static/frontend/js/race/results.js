@@ -18,6 +18,7 @@ import { commitmentVerdict } from "../core/commitment.js";
 import { EXPORT_TITLE, exportLink } from "../core/export-link.js";
 import { isBot } from "../core/elements.js";
 import { describeSize } from "../core/format.js";
+import { resultsTitle } from "./verdict.js";
 import {
   bbbvPerSecondText,
   bbbvText,
@@ -32,7 +33,7 @@ import {
   timeText,
 } from "../core/stats-format.js";
 
-const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish" };
+const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish", playing: "still playing" };
 const MINUS = "\u2212";
 
 /** "1000 → 1062 (+62)"; null for a guest (rated races only rate accounts). */
@@ -143,9 +144,15 @@ export class RaceResults {
     this.root.hidden = true;
   }
 
+  /**
+   * The ranking: game_over's, or decided's while a racer still plays (the ranks are final;
+   * the seed, the board's figures and the analysis come with game_over).
+   */
   show(race) {
     const { game } = race;
-    const results = game.results ?? [];
+    const over = game.status === "finished";
+    const results = race.ranking() ?? [];
+    this.root.dataset.decided = over ? "" : "1";
     const rows = results.map((result) => {
       const row = document.createElement("tr");
       row.dataset.player = result.player;
@@ -185,19 +192,34 @@ export class RaceResults {
     this.root.querySelector("#rating-head").hidden = !game.rated;
     this.root.dataset.rated = game.rated ? "1" : "";
     this.body.replaceChildren(...rows);
-    this.fillAnalyses(race);
-    this.root.querySelector("#results-title").textContent = this.title(race, results);
+    if (over) this.fillAnalyses(race);
+    else for (const row of this.body.rows) row.querySelector("td.analysis").textContent = "–";
+    const you = race.role === "player" ? race.you : null;
+    this.root.querySelector("#results-title").textContent = resultsTitle(game, results, you);
+    this.showStillPlaying(results, over);
     const bbbv = results[0]?.bbbv;
     const noGuess = game.no_guess ? " · No guessing" : "";
     const rated = game.rated ? " · Rated" : "";
     this.root.querySelector("#results-board").textContent =
       `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
     this.showNews(race, results);
-    this.showExports(game, results);
-    this.showSeed(game);
+    this.showExports(game, over ? results : []);
+    this.root.querySelector("#seed-check").hidden = !over;
+    if (over) this.showSeed(game);
     const wasHidden = this.root.hidden;
     this.root.hidden = false;
     if (wasHidden) this.root.scrollIntoView({ block: "nearest" });
+  }
+
+  /** While decided but running: who still plays (it cannot change a rank). */
+  showStillPlaying(results, over) {
+    const note = this.root.querySelector("#results-decided");
+    const still = over ? [] : results.filter((result) => result.status === "playing");
+    note.hidden = still.length === 0;
+    note.textContent = still.length
+      ? `The ranking is final. ${still.map((r) => r.name).join(", ")} may still play on; ` +
+        "the board's figures, the seed and the analysis come when the race ends."
+      : "";
   }
 
   /** "Export (EVF): Ada · Bob": each racer's game as a replay file for the community's tools. */
@@ -251,16 +273,6 @@ export class RaceResults {
     fatal.dataset.kind = mine.fatal?.kind ?? "";
     fatal.textContent = mine.fatal ? fatalSentence(mine.fatal) : "";
     this.root.querySelector("#race-analysis-guesses").textContent = guessesSentence(mine);
-  }
-
-  title(race, results) {
-    const mine = results.find((result) => result.player === race.you);
-    const winner = results.find((result) => result.status === "won");
-    if (mine && race.role === "player") {
-      if (mine.rank === 1 && mine.status === "won") return "You won the race!";
-      return `You finished #${mine.rank} of ${results.length}`;
-    }
-    return winner ? `${winner.name} won the race` : "Race over: nobody finished";
   }
 
   async showSeed(game) {

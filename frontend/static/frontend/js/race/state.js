@@ -132,11 +132,39 @@ export class RaceState {
     if (row) Object.assign(row, { status, time_ms: timeMs });
   }
 
-  gameOver({ results, seed, seed_salt: seedSalt, safe_cell: safeCell, mine_cells: mineCells }) {
+  /**
+   * A `decided` frame (PROTOCOL.md 2.2): the ranks are final, though a racer may still play.
+   * After game_over (two workers, one moment) it brings nothing new.
+   */
+  decided({ results, winner }) {
+    if (!this.game || this.status === "finished") return;
+    Object.assign(this.game, { decided: results ?? [], winner: winner ?? null });
+    this.game.decided_at ??= new Date().toISOString();
+  }
+
+  /** Whether the ranking is final: decided, or the race over. */
+  isDecided() {
+    return this.status === "finished" || Boolean(this.game?.decided);
+  }
+
+  /** The final ranking as far as it is known: game_over's, else decided's, else null. */
+  ranking() {
+    return this.game?.results ?? this.game?.decided ?? null;
+  }
+
+  gameOver({
+    results,
+    winner,
+    seed,
+    seed_salt: seedSalt,
+    safe_cell: safeCell,
+    mine_cells: mineCells,
+  }) {
     if (!this.game) return;
     Object.assign(this.game, {
       status: "finished",
       results,
+      winner: winner === undefined ? (this.game.winner ?? null) : winner,
       seed,
       seed_salt: seedSalt,
       safe_cell: safeCell,
