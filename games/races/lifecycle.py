@@ -36,7 +36,7 @@ from games.models import (
     Player,
     PlayerStatus,
 )
-from games.names import name_clean, name_skeleton
+from games.names import name_clean, name_skeleton, names_clash
 from games.presence.services import absent_players
 from games.races.clock import not_ready_in_time
 from games.races.deadlines import ready_deadline
@@ -55,14 +55,10 @@ def guest_name(*, name: Any) -> str:
     name = name_clean(name)
     if name_is_claimed(name=name):
         raise ServiceError("name_taken", "that name belongs to a registered player: log in")
-    if name_skeleton(name) in _house_bot_names():  # before their accounts exist too
+    # The house bots' names are refused before their accounts exist too (issue 20).
+    if any(names_clash(name, level.name) for level in LEVELS.values()):
         raise ServiceError("name_taken", "that name is one of the server's bots")
     return name
-
-
-def _house_bot_names() -> frozenset[str]:
-    """The skeletons of the house bots' names: no guest may pass for one (issue 20)."""
-    return frozenset(name_skeleton(level.name) for level in LEVELS.values())
 
 
 def game_create(*, spec: GameSpec, user: Any = None) -> Game:
@@ -124,7 +120,7 @@ def player_join(
     if len(players) >= game.max_players:
         raise ServiceError("game_full", "the game is full; you may watch")
     key = name_skeleton(name)
-    if any(p.name_key == key for p in players):
+    if any(p.name_key == key or names_clash(p.name, name) for p in players):
         raise ServiceError("name_taken", "that name is taken in this game")
     bot = user is not None and account_joins_as_bot(user=user)  # game row, then account row
     token = secrets.token_urlsafe(24)
