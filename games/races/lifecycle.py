@@ -41,6 +41,7 @@ from games.presence.services import absent_players
 from games.races.clock import not_ready_in_time
 from games.races.deadlines import ready_deadline
 from games.races.finishing import finish_game_if_done, finish_player, finished_event
+from games.races.vacancy import lobby_closed
 from games.timefmt import iso
 
 
@@ -117,6 +118,8 @@ def player_join(
         game.mode == GameMode.RACE and game.status != GameStatus.LOBBY
     ):
         raise ServiceError("not_running", "players can no longer join; you may watch")
+    if lobby_closed(game, players, timezone.now()):  # the sweep deletes it soon
+        raise ServiceError("not_found", "this race closed: nobody was in it")
     if len(players) >= game.max_players:
         raise ServiceError("game_full", "the game is full; you may watch")
     key = name_skeleton(name)
@@ -264,6 +267,8 @@ def player_leave(*, player_id: str) -> list[Event]:
     player, game, players = _lock_lobby(player_id)
     others = [p for p in players if p.id != player_id]  # before delete(), which clears the id
     player.delete()
+    game.last_leave_at = timezone.now()  # an empty lobby closes LOBBY_IDLE_S from now
+    game.save(update_fields=["last_leave_at"])
     settled = _lobby_settled(game, others)
     left = {"player": player_id, "ready_deadline": ready_deadline(game)}
     return [to_everyone(game, "left", left), *settled]

@@ -1,0 +1,89 @@
+"""Race lobbies over their life: the limit of open lobbies per client address at creation,
+and closing the lobbies nobody is in (games.races.vacancy says which), which every worker's
+reaper does. Both hold across workers: the limit counts rows under a lock per address, and
+closing re-reads each lobby under its locks, so two workers' passes delete it once."""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.edge.validation import GameSpec
+from games.errors import ServiceError
+from games.models import Game, GameMode, GameStatus, Player
+from games.races.lifecycle import bot_race_create, game_create
+from games.races.vacancy import closed_lobbies, lobby_closed
+
+log = logging.getLogger(__name__)
+
+
+@transaction.atomic
+def lobby_create(*, spec: GameSpec, user: Any = None, address: str = "") -> Game:
+    """Create a game over the API (a bot's race too). A race is an open lobby of its creator's
+    address until it starts or closes: past LOBBIES_PER_ADDRESS of them, `too_many_lobbies`."""
+    if spec.mode == GameMode.RACE and address:
+        _lock_address(address)
+        limit = settings.MINERACE["LOBBIES_PER_ADDRESS"]
+        if open_lobbies(address=address) >= limit:
+            raise ServiceError(
+                "too_many_lobbies",
+                f"{limit} races of yours are still open: join one, or wait for the empty ones "
+                "to close",
+            )
+    if spec.bot is not None:
+        game = bot_race_create(spec=spec, level=spec.bot)
+    else:
+        game = game_create(spec=spec, user=user)
+    if spec.mode == GameMode.RACE:
+        game.creator_address = address[:64]
+        game.save(update_fields=["creator_address"])
+    return game
+
+
+def open_lobbies(*, address: str) -> int:
+    """Race lobbies this address created that are still open (a closed one no longer counts,
+    deleted yet or not)."""
+    mine = Game.objects.filter(
+        mode=GameMode.RACE, status=GameStatus.LOBBY, creator_address=address[:64]
+    )
+    return mine.exclude(pk__in=closed_lobbies(timezone.now()).values("pk")).count()
+
+
+def _lock_address(address: str) -> None:
+    """Two creations from one address, on any workers, count one after the other
+    (PostgreSQL's advisory lock until the commit; SQLite has one writer anyway)."""
+    if connection.vendor == "postgresql":
+        key = zlib.crc32(f"lobbies:{address}".encode())
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def idle_lobbies_close() -> list[str]:
+    """Delete every lobby nobody is in (its bot seats with it); the ids closed. Each in its own
+    transaction, locked and read again: a join that came first keeps its lobby open."""
+    closed = []
+    for game_id in list(closed_lobbies(timezone.now()).values_list("pk", flat=True)[:500]):
+        if idle_lobby_close(game_id=game_id):
+            closed.append(game_id)
+    if closed:
+        log.info("closed %d empty lobbies", len(closed))
+    return closed
+
+
+@transaction.atomic
+def idle_lobby_close(*, game_id: str) -> bool:
+    """Close this lobby if nobody is in it (PROTOCOL.md 2.1): True when it was deleted now."""
+    # Lock order as everywhere: the players (by id), then the game.
+    players = list(
+        Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
+    )
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or not lobby_closed(game, players, timezone.now()):
+        return False
+    game.delete()
+    return True
