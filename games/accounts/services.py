@@ -25,6 +25,12 @@ def account_of_name(*, name: str) -> Any | None:
     return get_user_model().objects.filter(pk=claim.user_id).first()
 
 
+def claimed_skeletons(*, skeletons: list[str]) -> set[str]:
+    """Which of these name skeletons an account holds now (one query)."""
+    claims = AccountName.objects.filter(skeleton__in=set(skeletons))
+    return set(claims.values_list("skeleton", flat=True))
+
+
 def name_is_claimed(*, name: str) -> bool:
     """Whether an account holds this name or one it clashes with (games.names.names_clash:
     the same skeleton, or the same look as written: `CaroI` beside `Carol`)."""

@@ -209,3 +209,22 @@ def test_the_migration_gives_old_accounts_their_look_oldest_first(capsys):
     assert AccountName.objects.get(user=twin).look is None  # the newer: an operator renames it
     assert "looks like an older one" in capsys.readouterr().out
     assert refused_code(new_race().id, "CaroI") == "name_taken"
+
+
+def test_a_guest_row_whose_name_an_account_took_does_not_lead_to_the_accounts_page(client):
+    """Issue 22.6: the guest `élise`'s leaderboard row linked to /players/élise/, which is now
+    the account `Élise`'s page (empty of the guest's games). It leads nowhere instead; the
+    account's own row and other guests' rows lead to their pages."""
+    fake_finish("élise", 8_000)
+    fake_finish("dave", 9_000)
+    elise = User.objects.create_user("Élise", password="Mines-sweep-42")
+    play_solo(user=elise)
+    entries = client.get("/api/leaderboards/beginner/").json()["entries"]
+    pages = {(e["name"], e["verified"]): e["player_page"] for e in entries}
+    assert pages == {
+        ("Élise", True): "/players/%C3%89lise/",
+        ("élise", False): None,
+        ("dave", False): "/players/dave/",
+    }
+    page = client.get("/api/players/%C3%89lise/").json()  # where the old link went
+    assert page["verified"] is True and page["name"] == "Élise"

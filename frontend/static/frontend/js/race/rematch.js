@@ -31,6 +31,7 @@ export class RematchControl {
     this.successor = null; // the successor race's id, once known
     this.requester = null; // who asked, when the frame says so
     this.watching = false;
+    this.rated = false; // the race that ended was rated: its rematch is not
     this.pollTimer = null;
     this.polls = 0;
     this.button.addEventListener("click", () => this.ask());
@@ -39,6 +40,10 @@ export class RematchControl {
   /** Show the button to the race's players once it is over. */
   render(race) {
     this.watching = race.role !== "player";
+    this.rated = Boolean(race.game?.rated);
+    if (this.rated) {
+      this.button.title = "Race again on a fresh board of this kind: a rematch is not rated";
+    }
     const over = race.status === "finished";
     this.button.hidden = !over || this.watching || (this.successor !== null && !this.asked);
     if (!over) this.stop();
@@ -103,6 +108,8 @@ export class RematchControl {
     if (others.length) text += ` · ${names(others)} joined`;
     const started = Boolean(game) && game.status !== "lobby";
     if (started) text = "The rematch has started";
+    // Only a quick race is rated: its rematch is a friendly race (issue 22.4).
+    if (this.rated) text += " (not rated)";
     this.text.textContent = `${text} —`;
     this.offer.dataset.status = game?.status ?? "lobby";
     const watch = started || this.watching;
