@@ -79,11 +79,14 @@ def idle_lobbies_close() -> list[str]:
 def idle_lobby_close(*, game_id: str) -> bool:
     """Close this lobby if nobody is in it (PROTOCOL.md 2.1): True when it was deleted now."""
     # Lock order as everywhere: the players (by id), then the game.
-    players = list(
-        Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
-    )
+    list(Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id"))
     game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if game is None or not lobby_closed(game, players, timezone.now()):
+    if game is None:
+        return False
+    # Read again once the game is ours: a join holds the game's row, not its players', so one
+    # that committed while we waited shows only now, and keeps its lobby open.
+    players = list(Player.objects.filter(game_id=game_id))
+    if not lobby_closed(game, players, timezone.now()):
         return False
     game.delete()
     return True

@@ -12,6 +12,7 @@ import pytest
 
 from tests.services.conftest import make_cluster
 from tests.services.racing import create_race, http_json, join
+from tests.support.servers import pytest_on_postgres
 from tests.support.waiting import async_wait_until
 
 pytestmark = pytest.mark.services
@@ -97,3 +98,8 @@ async def test_the_open_lobby_limit_counts_over_every_worker(lobby_cluster, post
         assert refused.value.code == 409
         assert b"too_many_lobbies" in refused.value.read()
     assert lobby_ids(postgres.url) == made
+
+
+def test_a_join_and_a_close_at_once_keep_the_joined_lobby(postgres):
+    passed, summary = pytest_on_postgres("tests/races/close_while_joining.py", postgres.url)
+    assert passed == 1, summary
