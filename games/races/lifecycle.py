@@ -62,9 +62,10 @@ def guest_name(*, name: Any) -> str:
     return name
 
 
-def game_create(*, spec: GameSpec, user: Any = None) -> Game:
+def game_create(*, spec: GameSpec, user: Any = None, creator_address: str = "") -> Game:
     """Create a game in the lobby; a chosen seed makes it unranked, and so does a bot
-    account's creating it (PROTOCOL.md 6.1: its games are never ranked)."""
+    account's creating it (PROTOCOL.md 6.1: its games are never ranked). `creator_address`:
+    the client address of a race made over the API (games.races.lobbies counts them)."""
     by_bot = user is not None and user.is_authenticated and account_kind(user=user).bot
     seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
     salt = secrets.token_hex(16)  # PROTOCOL.md 1.7: disclosed with the seed at the end
@@ -85,6 +86,7 @@ def game_create(*, spec: GameSpec, user: Any = None) -> Game:
         seed=seed,
         seed_salt=salt,
         seed_commitment=commitment(seed, salt),
+        creator_address=creator_address[:64] if spec.mode == GameMode.RACE else "",
     )
 
 
@@ -343,9 +345,9 @@ def bot_join(*, game: Game, level: str) -> Player:
 
 
 @transaction.atomic
-def bot_race_create(*, spec: GameSpec, level: str) -> Game:
+def bot_race_create(*, spec: GameSpec, level: str, creator_address: str = "") -> Game:
     """`Race a bot`: a two-seat race with the bot already in, never ranked or rated."""
-    game = game_create(spec=spec)
+    game = game_create(spec=spec, creator_address=creator_address)
     Game.objects.filter(pk=game.pk).update(max_players=2, rated=False)
     game.refresh_from_db()
     bot_join(game=game, level=level)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import zlib
+from contextlib import nullcontext
 from typing import Any
 
 from django.conf import settings
@@ -22,11 +23,16 @@ from games.races.vacancy import closed_lobbies, lobby_closed
 log = logging.getLogger(__name__)
 
 
-@transaction.atomic
 def lobby_create(*, spec: GameSpec, user: Any = None, address: str = "") -> Game:
     """Create a game over the API (a bot's race too). A race is an open lobby of its creator's
     address until it starts or closes: past LOBBIES_PER_ADDRESS of them, `too_many_lobbies`."""
-    if spec.mode == GameMode.RACE and address:
+    if spec.mode != GameMode.RACE or not address:
+        return _create(spec, user, address)
+    # PostgreSQL: count and create under a lock per address, so two workers count in turn.
+    # SQLite (one writer at a time) is left out of a transaction that reads before it writes:
+    # such a transaction cannot wait for another writer and fails at once.
+    atomic = transaction.atomic() if connection.vendor == "postgresql" else nullcontext()
+    with atomic:
         _lock_address(address)
         limit = settings.MINERACE["LOBBIES_PER_ADDRESS"]
         if open_lobbies(address=address) >= limit:
@@ -35,14 +41,13 @@ def lobby_create(*, spec: GameSpec, user: Any = None, address: str = "") -> Game
                 f"{limit} races of yours are still open: join one, or wait for the empty ones "
                 "to close",
             )
+        return _create(spec, user, address)
+
+
+def _create(spec: GameSpec, user: Any, address: str) -> Game:
     if spec.bot is not None:
-        game = bot_race_create(spec=spec, level=spec.bot)
-    else:
-        game = game_create(spec=spec, user=user)
-    if spec.mode == GameMode.RACE:
-        game.creator_address = address[:64]
-        game.save(update_fields=["creator_address"])
-    return game
+        return bot_race_create(spec=spec, level=spec.bot, creator_address=address)
+    return game_create(spec=spec, user=user, creator_address=address)
 
 
 def open_lobbies(*, address: str) -> int:
@@ -75,9 +80,16 @@ def idle_lobbies_close() -> list[str]:
     return closed
 
 
-@transaction.atomic
 def idle_lobby_close(*, game_id: str) -> bool:
-    """Close this lobby if nobody is in it (PROTOCOL.md 2.1): True when it was deleted now."""
+    """Close this lobby if nobody is in it (PROTOCOL.md 2.1): True when it was deleted now.
+    Every read of a game asks: the common answer comes from one query, without a lock."""
+    if not closed_lobbies(timezone.now()).filter(pk=game_id).exists():
+        return False
+    return _close_locked(game_id)
+
+
+@transaction.atomic
+def _close_locked(game_id: str) -> bool:
     # Lock order as everywhere: the players (by id), then the game.
     list(Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id"))
     game = Game.objects.select_for_update().filter(pk=game_id).first()

@@ -6,9 +6,11 @@ since does not lead to that account's page. Desktop and a 390 px phone."""
 import pytest
 
 from tests.browser.pages_support import api, play_ranked_win
-from tests.browser.race_support import from_address
+from tests.browser.race_support import from_address, join, racer, start_race
+from tests.browser.race_support import resign as race_resign
 from tests.browser.support import PHONE, cell, expect, wait_changed, wait_ready
 from tests.browser.test_quick_match import game_id_of, resign, shoot, sign_up, unique
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -98,3 +100,37 @@ def test_a_claimed_guest_row_does_not_link_to_the_accounts_page(
     free = page.locator(f'#leaderboard-table tbody tr[data-name="{other}"] .player-link')
     expect(free).to_have_attribute("href", f"/players/{other}/")
     shoot(page, f"leaderboard-claimed-guest-{device}.png")
+
+
+def test_a_rematch_room_that_closed_empty_gives_the_rematch_button_back(open_page, base_url):
+    """Issue 22.4: the successor nobody stayed in closes after LOBBY_IDLE_S; the offer on
+    the other racer's results goes, and Rematch makes a fresh room rather than the dead one."""
+    game = api(base_url, "/api/games/", {"mode": "race", "preset": "beginner"})
+    url = base_url + game["page"]
+    alice, bob = racer(open_page, "Alma"), racer(open_page, "Boris")
+    for page in (alice, bob):
+        join(page, url)
+    start_race([alice, bob])
+    for page in (alice, bob):
+        race_resign(page)
+    for page in (alice, bob):
+        expect(page.locator("#rematch-button")).to_be_visible()
+    alice.click("#rematch-button")
+    alice.wait_for_url(lambda url: f"/games/{game['id']}/" not in url)
+    successor = game_id_of(alice)
+    wait_ready(alice)
+    expect(bob.locator("#rematch-offer")).to_be_visible()
+    alice.click("#leave-button")  # nobody in it now
+    wait_until(
+        lambda: api(base_url, f"/api/games/{successor}/")["players"] == [],
+        message="Alma to have left the rematch room",
+    )
+
+    expect(bob.locator("#rematch-offer")).to_be_hidden(timeout=40_000)  # LOBBY_IDLE_S: 15 s
+    expect(bob.locator("#rematch-button")).to_be_visible()
+    bob.click("#rematch-button")
+    bob.wait_for_url(lambda url: f"/games/{game['id']}/" not in url)
+    fresh = game_id_of(bob)
+    assert fresh != successor
+    wait_ready(bob)
+    expect(bob.locator("#connection")).to_have_text("racing as Boris")

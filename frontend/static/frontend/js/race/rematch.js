@@ -125,7 +125,11 @@ export class RematchControl {
     let game = null;
     try {
       game = await getGame(successor);
-    } catch {
+    } catch (error) {
+      if (error.code === "not_found" && successor === this.successor) {
+        this.closed(); // nobody joined it in time: it closed (PROTOCOL.md 2.1)
+        return;
+      }
       game = null; // try again at the next turn
     }
     if (successor !== this.successor || this.offer.hidden) return;
@@ -134,6 +138,17 @@ export class RematchControl {
     if ((!game || game.status === "lobby") && this.polls < POLL_LIMIT) {
       this.pollTimer = setTimeout(() => this.poll(), POLL_MS);
     }
+  }
+
+  /** The successor closed empty: the offer goes, and Rematch asks for a new one. */
+  closed() {
+    this.stop();
+    this.successor = null;
+    this.requester = null;
+    this.offer.hidden = true;
+    this.button.hidden = this.watching;
+    this.button.disabled = false;
+    this.button.textContent = "Rematch";
   }
 
   stop() {
