@@ -292,6 +292,9 @@ MINERACE = {
     # Presence (PROTOCOL.md 2.1): a race player offline this long leaves the lobby; not ready
     # this long after two others are, leaves it; offline this long in a running race is dnf.
     "LOBBY_IDLE_S": env_int("MINERACE_LOBBY_IDLE_S", 15),
+    # Race lobbies one client address may hold open at once (created over the API, still in
+    # the lobby); an empty one closes after LOBBY_IDLE_S, so a person never meets this.
+    "LOBBIES_PER_ADDRESS": env_int("MINERACE_LOBBIES_PER_ADDRESS", 10),
     "READY_TIMEOUT_S": env_int("MINERACE_READY_TIMEOUT_S", 30),
     "ABANDON_S": env_int("MINERACE_ABANDON_S", 30),
     # A worker renews its connections' leases this often; a lease lasts PRESENCE_TTL_S, so a

@@ -83,6 +83,12 @@ class Game(models.Model):
     successor = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="predecessor"
     )
+    # A race lobby: when a player last left it. A lobby nobody is in closes LOBBY_IDLE_S after
+    # this, or after its creation if nobody ever joined (games.races.lobbies).
+    last_leave_at = models.DateTimeField(null=True, blank=True)
+    # The client address that created it over the API ("" for rematches and quick matches):
+    # the limit of open lobbies per address counts these.
+    creator_address = models.CharField(max_length=64, blank=True, default="")
     # A race lobby where two or more are ready and some are not: since when (the ready timeout).
     ready_since = models.DateTimeField(null=True, blank=True)
     starts_at = models.DateTimeField(null=True, blank=True)

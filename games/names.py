@@ -7,6 +7,10 @@ TR39's confusables mapping, which ICU's SpoofChecker implements (`alice`, `ALICE
 of names (in a game, against accounts, on leaderboards and player pages) goes through
 `name_skeleton`, so no two places can disagree about who is who.
 
+Folding case first hides the confusions of capitals (`I` drawn as `l`), so a name may also
+not stand beside one it *looks* like as written: `name_look`, the skeleton with the case kept
+(`CaroI` looks like `Carol`). `names_clash` is the refusal rule: one of the two keys shared.
+
 The skeleton depends on ICU's confusables data: an upgrade of PyICU that changes it needs
 the stored keys recomputed (migration 0011 shows how).
 """
@@ -51,6 +55,20 @@ def name_clean(value: Any) -> str:
 
 
 def name_skeleton(name: str) -> str:
-    """The key two names share exactly when people could take one for the other."""
+    """A name's identity: the key two names share when they are one name whatever the case
+    (leaderboards and player pages group by it; a game and the accounts keep it unique)."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     return _SPOOF.getSkeleton(0, folded)
+
+
+def name_look(name: str) -> str:
+    """How a name looks as written: its skeleton with the case kept. Folding first turns `I`
+    into `i` and hides TR39's `I`/`l` (`CaroI` and `Carol` are drawn alike), so this key is
+    taken before any folding; `0` still maps to capital `O`, so `b0b` stays apart from `bob`."""
+    return _SPOOF.getSkeleton(0, unicodedata.normalize("NFKC", name))
+
+
+def names_clash(one: str, other: str) -> bool:
+    """Whether two names may not stand side by side: one name whatever the case
+    (`ALICE`, `alice`), or drawn alike as written (`CaroI`, `Carol`)."""
+    return name_skeleton(one) == name_skeleton(other) or name_look(one) == name_look(other)

@@ -26,6 +26,7 @@ hypothesis_settings.load_profile("minerace")
 # Every test client comes from one address: the per-address limits are not what most check.
 GENEROUS_LIMITS = {
     "CREATE_BURST": 100_000,
+    "LOBBIES_PER_ADDRESS": 100_000,
     "HELLO_RATE_PER_S": 1000,
     "HELLO_BURST": 100_000,
     "WS_OPEN_PER_ADDRESS": 100_000,

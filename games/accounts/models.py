@@ -5,14 +5,17 @@ from django.db import models
 
 
 class AccountName(models.Model):
-    """The skeleton of an account's username (games.names). The unique index is what keeps
-    two accounts, or an account and a guest, from ever sharing a name, whatever the race
-    between two signups."""
+    """The skeleton and the look of an account's username (games.names). The unique indexes
+    are what keep two accounts from ever sharing a name or a look-alike of one, whatever the
+    race between two signups."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
     )
     skeleton = models.CharField(max_length=256, unique=True)
+    # games.names.name_look: how the username looks with its case kept (`CaroI` looks like
+    # `Carol`). Unique as well; null for an old account whose look an older one holds.
+    look = models.CharField(max_length=256, unique=True, null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.skeleton}"

@@ -8,12 +8,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.accounts.models import Account, AccountName, AccountSettings
 from games.errors import ServiceError
 from games.models import Player, Score
-from games.names import name_skeleton
+from games.names import name_look, name_skeleton
 
 
 def account_of_name(*, name: str) -> Any | None:
@@ -24,8 +25,17 @@ def account_of_name(*, name: str) -> Any | None:
     return get_user_model().objects.filter(pk=claim.user_id).first()
 
 
+def claimed_skeletons(*, skeletons: list[str]) -> set[str]:
+    """Which of these name skeletons an account holds now (one query)."""
+    claims = AccountName.objects.filter(skeleton__in=set(skeletons))
+    return set(claims.values_list("skeleton", flat=True))
+
+
 def name_is_claimed(*, name: str) -> bool:
-    return AccountName.objects.filter(skeleton=name_skeleton(name)).exists()
+    """Whether an account holds this name or one it clashes with (games.names.names_clash:
+    the same skeleton, or the same look as written: `CaroI` beside `Carol`)."""
+    clash = Q(skeleton=name_skeleton(name)) | Q(look=name_look(name))
+    return AccountName.objects.filter(clash).exists()
 
 
 def account_create(*, username: str, password: str) -> Any:

@@ -30,6 +30,7 @@ STATUS_OF_CODE = {
     "name_taken": 409,
     "has_games": 409,
     "already_reported": 409,
+    "too_many_lobbies": 409,
     "too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,

@@ -36,11 +36,12 @@ from games.models import (
     Player,
     PlayerStatus,
 )
-from games.names import name_clean, name_skeleton
+from games.names import name_clean, name_skeleton, names_clash
 from games.presence.services import absent_players, online_players, player_settle
 from games.races.clock import not_ready_in_time
 from games.races.deadlines import ready_deadline
 from games.races.finishing import finish_game_if_done, finish_player, finished_event
+from games.races.vacancy import lobby_closed
 from games.timefmt import iso
 
 
@@ -55,19 +56,16 @@ def guest_name(*, name: Any) -> str:
     name = name_clean(name)
     if name_is_claimed(name=name):
         raise ServiceError("name_taken", "that name belongs to a registered player: log in")
-    if name_skeleton(name) in _house_bot_names():  # before their accounts exist too
+    # The house bots' names are refused before their accounts exist too (issue 20).
+    if any(names_clash(name, level.name) for level in LEVELS.values()):
         raise ServiceError("name_taken", "that name is one of the server's bots")
     return name
 
 
-def _house_bot_names() -> frozenset[str]:
-    """The skeletons of the house bots' names: no guest may pass for one (issue 20)."""
-    return frozenset(name_skeleton(level.name) for level in LEVELS.values())
-
-
-def game_create(*, spec: GameSpec, user: Any = None) -> Game:
+def game_create(*, spec: GameSpec, user: Any = None, creator_address: str = "") -> Game:
     """Create a game in the lobby; a chosen seed makes it unranked, and so does a bot
-    account's creating it (PROTOCOL.md 6.1: its games are never ranked)."""
+    account's creating it (PROTOCOL.md 6.1: its games are never ranked). `creator_address`:
+    the client address of a race made over the API (games.races.lobbies counts them)."""
     by_bot = user is not None and user.is_authenticated and account_kind(user=user).bot
     seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
     salt = secrets.token_hex(16)  # PROTOCOL.md 1.7: disclosed with the seed at the end
@@ -88,6 +86,7 @@ def game_create(*, spec: GameSpec, user: Any = None) -> Game:
         seed=seed,
         seed_salt=salt,
         seed_commitment=commitment(seed, salt),
+        creator_address=creator_address[:64] if spec.mode == GameMode.RACE else "",
     )
 
 
@@ -121,10 +120,12 @@ def player_join(
         game.mode == GameMode.RACE and game.status != GameStatus.LOBBY
     ):
         raise ServiceError("not_running", "players can no longer join; you may watch")
+    if lobby_closed(game, players, timezone.now()):  # the sweep deletes it soon
+        raise ServiceError("not_found", "this race closed: nobody was in it")
     if len(players) >= game.max_players:
         raise ServiceError("game_full", "the game is full; you may watch")
     key = name_skeleton(name)
-    if any(p.name_key == key for p in players):
+    if any(p.name_key == key or names_clash(p.name, name) for p in players):
         raise ServiceError("name_taken", "that name is taken in this game")
     bot = user is not None and account_joins_as_bot(user=user)  # game row, then account row
     token = secrets.token_urlsafe(24)
@@ -268,6 +269,8 @@ def player_leave(*, player_id: str) -> list[Event]:
     player, game, players = _lock_lobby(player_id)
     others = [p for p in players if p.id != player_id]  # before delete(), which clears the id
     player.delete()
+    game.last_leave_at = timezone.now()  # an empty lobby closes LOBBY_IDLE_S from now
+    game.save(update_fields=["last_leave_at"])
     settled = _lobby_settled(game, others)
     left = {"player": player_id, "ready_deadline": ready_deadline(game)}
     return [to_everyone(game, "left", left), *settled]
@@ -342,9 +345,9 @@ def bot_join(*, game: Game, level: str) -> Player:
 
 
 @transaction.atomic
-def bot_race_create(*, spec: GameSpec, level: str) -> Game:
+def bot_race_create(*, spec: GameSpec, level: str, creator_address: str = "") -> Game:
     """`Race a bot`: a two-seat race with the bot already in, never ranked or rated."""
-    game = game_create(spec=spec)
+    game = game_create(spec=spec, creator_address=creator_address)
     Game.objects.filter(pk=game.pk).update(max_players=2, rated=False)
     game.refresh_from_db()
     bot_join(game=game, level=level)

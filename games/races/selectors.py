@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, F
+from django.utils import timezone
 
 from games.errors import ServiceError
 from games.fairplay.selectors import review_statuses
 from games.models import Game, GameMode, GameStatus, Move, Player
 from games.races import serializers
+from games.races.vacancy import closed_lobbies
 from games.ratings.models import Rating
 
 LOBBY_LIST_LIMIT = 50
@@ -39,10 +41,12 @@ def game_state(*, game_id: str, viewer_id: int | None = None) -> dict[str, Any]:
 
 
 def lobby_games() -> list[dict[str, Any]]:
-    """Races still in the lobby and not full, newest first."""
+    """Races still in the lobby and not full, newest first; a lobby nobody is in for
+    LOBBY_IDLE_S is closed, listed or not yet deleted."""
     games = list(
         Game.objects.filter(mode=GameMode.RACE, status=GameStatus.LOBBY)
         .exclude(players__is_bot=True)  # a bot race keeps its other seat for its creator
+        .exclude(pk__in=closed_lobbies(timezone.now()).values("pk"))  # before the sweep too
         .annotate(player_count=Count("players"))
         .filter(player_count__lt=F("max_players"))
         .order_by("-created_at")[:LOBBY_LIST_LIMIT]

@@ -3,7 +3,7 @@
 The database holds the deadlines (games.races.clock); these timers only make someone call
 `game_tick` on time. Every connection of a game sets timers for the deadlines it hears of,
 and each process runs a reaper for games nobody is connected to, so no race stays running
-for ever.
+for ever, and no lobby nobody is in stays open (games.races.lobbies).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.events.delivery import publish
 from games.races.clock import game_tick, overdue_games
+from games.races.lobbies import idle_lobbies_close
 from games.runtime.db import db
 from games.runtime.periodic import ensure_periodic
 
@@ -52,3 +53,4 @@ def ensure_reaper() -> None:
 async def _reap() -> None:
     for game_id in await db(overdue_games)():
         await tick(game_id)
+    await db(idle_lobbies_close)()

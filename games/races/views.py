@@ -10,7 +10,7 @@ from games.edge.http import api_view, check_create_rate, json_body
 from games.edge.validation import game_spec
 from games.errors import ServiceError
 from games.events.delivery import publish
-from games.races import lifecycle, selectors
+from games.races import lobbies, selectors
 from games.races.clock import game_tick
 
 
@@ -19,10 +19,8 @@ def games(request: HttpRequest) -> JsonResponse:
     if request.method == "POST":
         spec = game_spec(json_body(request), bot_levels=LEVELS)
         check_create_rate(request)
-        if spec.bot is not None:
-            game = lifecycle.bot_race_create(spec=spec, level=spec.bot)
-        else:
-            game = lifecycle.game_create(spec=spec, user=request.user)
+        address = request.META.get("REMOTE_ADDR") or "unknown"
+        game = lobbies.lobby_create(spec=spec, user=request.user, address=address)
         return JsonResponse(selectors.game_state(game_id=game.id), status=201)
     listings = {"lobby": selectors.lobby_games, "running": selectors.running_games}
     status = request.GET.get("status")
@@ -34,6 +32,7 @@ def games(request: HttpRequest) -> JsonResponse:
 @api_view("GET")
 def game_detail(request: HttpRequest, game_id: str) -> JsonResponse:
     advance_clock(game_id)
+    lobbies.idle_lobby_close(game_id=game_id)  # closed by now even if no worker swept yet
     viewer = request.user.pk if request.user.is_authenticated else None
     return JsonResponse(selectors.game_state(game_id=game_id, viewer_id=viewer))
 

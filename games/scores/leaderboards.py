@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
+from urllib.parse import quote
 
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from games.accounts.selectors import account_kind
-from games.accounts.services import account_of_name
+from games.accounts.services import account_of_name, claimed_skeletons
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
@@ -58,13 +59,26 @@ def leaderboard(
         scores = _all_time(preset, variant, ranking)
     else:
         scores = _since(preset, variant, ranking, timezone.now() - PERIODS[period])
+    claimed = claimed_skeletons(skeletons=[s.name_key for s in scores if not s.verified])
     return {
         "preset": preset,
         "variant": variant,
         "period": period,
         "ranking": ranking,
-        "entries": [entry(rank, s) for rank, s in enumerate(scores, start=1)],
+        "entries": [
+            {**entry(rank, s), "player_page": _player_page(s, claimed)}
+            for rank, s in enumerate(scores, start=1)
+        ],
     }
+
+
+def _player_page(score: Score, claimed: set[str]) -> str | None:
+    """Where an entry's name leads: its player page, or None for a guest's entry whose name
+    an account took since (/players/<name>/ is that account's page, not the guest's: issue
+    22.6)."""
+    if not score.verified and score.name_key in claimed:
+        return None
+    return f"/players/{quote(score.name, safe='')}/"
 
 
 def all_time_leader(*, preset: str, variant: str) -> float | None:

@@ -57,6 +57,7 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         "MINERACE_WS_RATE_BURST": "1000",
         "MINERACE_CREATE_RATE_PER_MIN": "1000",
         "MINERACE_CREATE_BURST": "1000",
+        "MINERACE_LOBBIES_PER_ADDRESS": "1000",
         "MINERACE_HELLO_BURST": "1000",
         "MINERACE_PLAYER_MOVE_RATE_PER_S": "1000",
         "MINERACE_PLAYER_MOVE_BURST": "1000",

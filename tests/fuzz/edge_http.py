@@ -32,7 +32,7 @@ DOCUMENTED = {
     401: {"not_logged_in", "bad_login"},
     404: {"not_found"},
     405: {"method_not_allowed"},
-    409: {"not_finished", "name_taken", "has_games", "already_reported"},
+    409: {"not_finished", "name_taken", "has_games", "already_reported", "too_many_lobbies"},
     413: {"too_large"},
     415: {"unsupported_media_type"},
     429: {"rate_limited"},

@@ -141,3 +141,90 @@ def test_an_old_account_whose_name_collides_still_logs_in(client):
     twin.save()  # every field, as the admin does
     twin.save(update_fields=["last_login"])
     assert not AccountName.objects.filter(user=twin).exists()
+
+
+# Issue 22.3: with an account `Carol`, `CaroI` (capital i, drawn alike) got in: the skeleton
+# was taken after casefold(), which turns the capital I into i.
+def signup(client, name: str):
+    password = "Mines-sweep-42"
+    return client.post(
+        "/accounts/signup/", {"username": name, "password1": password, "password2": password}
+    )
+
+
+def test_signup_refuses_a_capital_i_for_a_small_l_and_keeps_b0b_apart(client):
+    User.objects.create_user("Carol", password="Mines-sweep-42")
+    User.objects.create_user("bob", password="Mines-sweep-42")
+    for name in ("CaroI", "carol", "C\u0430rol", "CAROL"):
+        assert signup(client, name).status_code == 200, name  # the form again, with the error
+        assert not User.objects.filter(username=name).exists(), name
+    assert signup(client, "b0b").status_code == 302
+    assert AccountName.objects.get(user__username="b0b").look == "bOb"
+
+
+def test_the_accounts_api_answers_name_taken_for_a_capital_i(client):
+    User.objects.create_user("Carol", password="Mines-sweep-42")
+    answer = client.post(
+        "/api/accounts/",
+        {"username": "CaroI", "password": "Mines-sweep-42"},
+        content_type="application/json",
+    )
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "name_taken"
+
+
+def test_a_guest_cannot_play_as_a_capital_i_look_alike_of_an_account():
+    User.objects.create_user("Carol", password="Mines-sweep-42")
+    assert refused_code(new_race().id, "CaroI") == "name_taken"
+
+
+def test_a_capital_i_look_alike_cannot_join_beside_the_name():
+    game = new_race()
+    lifecycle.player_join(game_id=game.id, name="Carol")
+    assert refused_code(game.id, "CaroI") == "name_taken"
+    lifecycle.player_join(game_id=game.id, name="bob")
+    lifecycle.player_join(game_id=game.id, name="b0b")  # drawn differently: welcome
+    assert Player.objects.filter(game=game).count() == 3
+
+
+def test_two_signups_of_look_alikes_at_once_make_one_account():
+    """The form's check can pass for both; the unique look makes the second fail."""
+    from games.accounts.services import account_create
+
+    account_create(username="Carol", password="Mines-sweep-42")
+    with pytest.raises(ServiceError) as refused:
+        account_create(username="CaroI", password="Mines-sweep-42")
+    assert refused.value.code == "name_taken"
+    assert not User.objects.filter(username="CaroI").exists()
+
+
+def test_the_migration_gives_old_accounts_their_look_oldest_first(capsys):
+    carol = User.objects.create_user("Carol", password="Mines-sweep-42")
+    twin = User.objects.create_user("twin", password="Mines-sweep-42")
+    User.objects.filter(pk=twin.pk).update(username="CaroI")  # signed up before looks
+    AccountName.objects.filter(user=twin).update(skeleton=name_skeleton("CaroI"))
+    AccountName.objects.update(look=None)
+    migration = importlib.import_module("games.accounts.migrations.0005_account_name_look")
+    migration.claim_looks(apps, None)
+    assert AccountName.objects.get(user=carol).look == "Carol"
+    assert AccountName.objects.get(user=twin).look is None  # the newer: an operator renames it
+    assert "looks like an older one" in capsys.readouterr().out
+    assert refused_code(new_race().id, "CaroI") == "name_taken"
+
+
+def test_a_guest_row_whose_name_an_account_took_does_not_lead_to_the_accounts_page(client):
+    """Issue 22.6: the guest `élise`'s leaderboard row linked to /players/élise/, which is now
+    the account `Élise`'s page (empty of the guest's games). It leads nowhere instead; the
+    account's own row and other guests' rows lead to their pages."""
+    fake_finish("élise", 8_000)
+    fake_finish("dave", 9_000)
+    elise = User.objects.create_user("Élise", password="Mines-sweep-42")
+    play_solo(user=elise)
+    entries = client.get("/api/leaderboards/beginner/").json()["entries"]
+    pages = {(e["name"], e["verified"]): e["player_page"] for e in entries}
+    assert pages == {
+        ("Élise", True): "/players/%C3%89lise/",
+        ("élise", False): None,
+        ("dave", False): "/players/dave/",
+    }
+    page = client.get("/api/players/%C3%89lise/").json()  # where the old link went
+    assert page["verified"] is True and page["name"] == "Élise"

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.errors import ServiceError
-from games.names import name_clean, name_skeleton
+from games.names import name_clean, name_skeleton, names_clash
 
 CYRILLIC_A = "\u0430"
 LOOK_ALIKES = {  # Latin letter: a Cyrillic letter drawn the same
@@ -100,3 +100,47 @@ def test_any_text_is_a_clean_name_or_bad_name(text):
         return
     assert 1 <= len(name) <= 24 and name == name.strip()
     assert name_skeleton(name)
+
+
+# Issue 22.3: the skeleton was taken after casefold(), which turns a capital I into i, so
+# TR39's I/l confusion was never seen and `CaroI` (capital i) got in beside `Carol`.
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("CaroI", "Carol"),  # capital i for small L: drawn alike
+        ("caroI", "carol"),
+        ("ALICE", "ALlCE"),  # small L for capital i
+        ("Carol", "C\u0430rol"),  # Cyrillic a
+        ("ALICE", "alice"),  # one name whatever the case
+        ("B0B", "BOB"),  # a zero among capitals
+    ],
+)
+def test_look_alikes_as_written_clash(one, other):
+    assert names_clash(one, other) and names_clash(other, one)
+
+
+@pytest.mark.parametrize(("one", "other"), [("b0b", "bob"), ("alice", "alicia"), ("bill", "biii")])
+def test_names_drawn_differently_do_not_clash(one, other):
+    assert not names_clash(one, other)
+
+
+@given(st.text(alphabet=string.ascii_letters, min_size=1, max_size=24), st.data())
+def test_a_capital_i_for_a_small_l_always_clashes(name, data):
+    """Any name with small Ls, some of them written as capital Is, is the same name to a
+    reader (the site's font draws them alike)."""
+    name = data.draw(st.sampled_from(["l", "L"])) + name  # at least one l
+    spoof = "".join("I" if ch == "l" and data.draw(st.booleans()) else ch for ch in name)
+    assert names_clash(spoof, name)
+
+
+@given(st.text(alphabet=string.ascii_letters + string.digits, min_size=1, max_size=24))
+def test_case_alone_always_clashes_and_the_identity_is_unchanged(name):
+    assert names_clash(name, name.upper()) and names_clash(name.lower(), name)
+    assert name_skeleton(name.upper()) == name_skeleton(name)  # leaderboards group as before
+
+
+@given(st.text(alphabet="abcdefghjkmnpqrstuvwxyz", min_size=1, max_size=23), st.data())
+def test_a_zero_for_a_small_o_never_clashes(stem, data):
+    """`0` is drawn like a capital O, never like a small o: `b0b` and `bob` stay two names."""
+    at = data.draw(st.integers(0, len(stem)))
+    assert not names_clash(stem[:at] + "0" + stem[at:], stem[:at] + "o" + stem[at:])

@@ -150,6 +150,7 @@ def base_env(**overrides: str) -> dict[str, str]:
         "MINERACE_WS_RATE_BURST": "1000",
         "MINERACE_CREATE_RATE_PER_MIN": "100000",
         "MINERACE_CREATE_BURST": "100000",
+        "MINERACE_LOBBIES_PER_ADDRESS": "100000",
         "MINERACE_HELLO_RATE_PER_S": "100000",
         "MINERACE_HELLO_BURST": "100000",
         "MINERACE_WS_OPEN_PER_ADDRESS": "100000",

@@ -27,13 +27,26 @@ function describe(choice) {
   document.title = `Minerace — leaderboards: ${title}`;
 }
 
+/**
+ * The name, linked to its player page; a guest's name an account took since is plain text
+ * (`player_page` null): /players/<name>/ is that account's page now, not the guest's.
+ */
+function nameOf(entry) {
+  if (entry.player_page !== null) return playerLink(entry.name);
+  const plain = document.createElement("span");
+  plain.className = "player-name";
+  plain.textContent = entry.name;
+  plain.title = "A guest's name, registered since by an account";
+  return plain;
+}
+
 function row(entry, ranking) {
   const tr = document.createElement("tr");
   tr.dataset.rank = entry.rank;
   tr.dataset.name = entry.name;
   if (entry.rank <= 3) tr.classList.add(`podium-${entry.rank}`);
   const rank = tableCell(entry.rank, "num rank");
-  const name = tableCell([playerLink(entry.name), " ", accountBadge(entry.verified)], "name");
+  const name = tableCell([nameOf(entry), " ", accountBadge(entry.verified)], "name");
   const sorted = (column) => (column === ranking ? "num sorted" : "num");
   tr.append(
     rank,

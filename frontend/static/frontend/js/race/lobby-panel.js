@@ -1,5 +1,5 @@
 // The race's waiting room: who is in and ready (bots tagged, the offline with the time they
-// leave at), the ready timeout while it runs, the Ready and Leave buttons, and the links to
+// leave at), whether the race is rated, the ready timeout while it runs, the Ready and Leave buttons, and the links to
 // share (join, or watch with ?watch=1), each with a copy button.
 import { isBot } from "../core/elements.js";
 import { createBotTag, createPresence, fillPresence, setCountdown } from "./presence.js";
@@ -15,6 +15,20 @@ async function copyText(input) {
   }
 }
 
+/**
+ * Whether this race moves ratings, said before it starts (issue 22.4): a rematch of a rated
+ * quick race is not rated, nor is a race with a bot in it.
+ */
+export function ratingNote(game) {
+  if (game.rated) {
+    return "Rated: each account's rating moves with the result; guests are not rated.";
+  }
+  if (game.players.some((player) => player.is_bot || player.bot)) {
+    return "Not rated: a race with a bot in it never is.";
+  }
+  return "Not rated: only quick races move ratings.";
+}
+
 export class LobbyPanel {
   /** root: #race-lobby; actions: { ready(), leave() }; now(): the server's time (epoch ms). */
   constructor(root, actions, now = () => Date.now()) {
@@ -24,6 +38,7 @@ export class LobbyPanel {
     this.list = root.querySelector("#players");
     this.count = root.querySelector("#player-count");
     this.hint = root.querySelector("#lobby-hint");
+    this.rating = root.querySelector("#lobby-rating");
     this.readyButton = root.querySelector("#ready-button");
     this.leaveButton = root.querySelector("#leave-button");
     this.actionsBox = root.querySelector("#lobby-actions");
@@ -73,6 +88,8 @@ export class LobbyPanel {
     else if (me) hint = "Press Ready when you are: the countdown starts once everyone is.";
     else hint = `${waiting} racer${waiting === 1 ? "" : "s"} not ready yet.`;
     this.hint.textContent = hint;
+    this.rating.textContent = ratingNote(game);
+    this.rating.dataset.rated = game.rated ? "1" : "";
     this.renderTimeout(race);
   }
 

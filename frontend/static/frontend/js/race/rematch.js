@@ -31,6 +31,7 @@ export class RematchControl {
     this.successor = null; // the successor race's id, once known
     this.requester = null; // who asked, when the frame says so
     this.watching = false;
+    this.rated = false; // the race that ended was rated: its rematch is not
     this.pollTimer = null;
     this.polls = 0;
     this.button.addEventListener("click", () => this.ask());
@@ -43,6 +44,10 @@ export class RematchControl {
    */
   render(race) {
     this.watching = race.role !== "player";
+    this.rated = Boolean(race.game?.rated);
+    if (this.rated) {
+      this.button.title = "Race again on a fresh board of this kind: a rematch is not rated";
+    }
     const over = race.status === "finished";
     const waiting = !over && race.isDecided() && race.me()?.status !== "playing";
     this.button.hidden =
@@ -113,6 +118,8 @@ export class RematchControl {
     if (others.length) text += ` · ${names(others)} joined`;
     const started = Boolean(game) && game.status !== "lobby";
     if (started) text = "The rematch has started";
+    // Only a quick race is rated: its rematch is a friendly race (issue 22.4).
+    if (this.rated) text += " (not rated)";
     this.text.textContent = `${text} —`;
     this.offer.dataset.status = game?.status ?? "lobby";
     const watch = started || this.watching;
@@ -128,7 +135,11 @@ export class RematchControl {
     let game = null;
     try {
       game = await getGame(successor);
-    } catch {
+    } catch (error) {
+      if (error.code === "not_found" && successor === this.successor) {
+        this.closed(); // nobody joined it in time: it closed (PROTOCOL.md 2.1)
+        return;
+      }
       game = null; // try again at the next turn
     }
     if (successor !== this.successor || this.offer.hidden) return;
@@ -137,6 +148,17 @@ export class RematchControl {
     if ((!game || game.status === "lobby") && this.polls < POLL_LIMIT) {
       this.pollTimer = setTimeout(() => this.poll(), POLL_MS);
     }
+  }
+
+  /** The successor closed empty: the offer goes, and Rematch asks for a new one. */
+  closed() {
+    this.stop();
+    this.successor = null;
+    this.requester = null;
+    this.offer.hidden = true;
+    this.button.hidden = this.watching;
+    this.button.disabled = false;
+    this.button.textContent = "Rematch";
   }
 
   stop() {
