@@ -84,7 +84,11 @@ export class BoardView {
     for (let y = 0; y < height; y++) {
       const row = document.createElement("div");
       row.className = "board-row";
-      if (this.labelled) row.setAttribute("role", "row");
+      if (this.labelled) {
+        // Named, or a screen reader names the row by all its cells' labels strung together.
+        row.setAttribute("role", "row");
+        row.setAttribute("aria-label", `row ${y + 1}`);
+      }
       for (let x = 0; x < width; x++) {
         const cell = document.createElement("div");
         cell.className = "cell";

@@ -1,7 +1,7 @@
 // The solo game page: one player's board, drawn only from what the server sends. The server
 // speaks of one board per player id (`boards` in `welcome`, `player` in `cells`); this page
 // draws the "focus" player's: this browser's own, or the player's when spectating.
-import { announce } from "../core/a11y.js";
+import { announce, moveWords } from "../core/a11y.js";
 import { fetchAnalysis, reviewOf } from "../core/analysis.js";
 import { ApiError, sameSettings, startGame } from "../core/api.js";
 import { attachBoardInput } from "../core/board-input.js";
@@ -206,7 +206,10 @@ const handlers = {
   cells(message) {
     if (!state.game || message.player !== state.focus) return;
     applyCells(message.cells);
-    if (message.player === state.you) playCellsSound(message.cells);
+    if (message.player === state.you) {
+      playCellsSound(message.cells);
+      announce(moveWords(message.cells));
+    }
     const player = focusPlayer();
     if (player) {
       Object.assign(player, message.progress ?? {});
