@@ -30,6 +30,7 @@ urlpatterns = [
     re_path(r"^me/settings/$", accounts.my_settings),
     re_path(r"^daily/$", daily.overview),
     re_path(r"^daily/(?P<preset>[a-z]{1,16})/$", daily.run),
+    re_path(rf"^daily/runs/{GAME_ID}/$", daily.run_detail),
     re_path(r"^daily/(?P<day>[0-9-]{1,10})/(?P<preset>[a-z]{1,16})/$", daily.board),
     re_path(r"^players/(?P<name>.{1,64})/games/$", scores.player_games),
     re_path(r"^players/(?P<name>.{1,64})/trend/$", scores.player_trend),

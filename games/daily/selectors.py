@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.daily.models import DailyChallenge
+from games.daily.models import DailyChallenge, DailyRun
 from games.daily.services import challenge_of, check_preset, day_end, may_count, today
 from games.engine.presets import PRESETS
 from games.engine.statistics import bbbv_per_s
@@ -119,4 +119,22 @@ def daily_overview(*, user: Any = None) -> dict[str, Any]:
         "may_count": may_count(user=user, day=day),  # this viewer's first run would count
         "boards": boards,
         "archive": [{"day": d, "presets": p} for d, p in archive.items()],
+    }
+
+
+def daily_run(*, game_id: str) -> dict[str, Any]:
+    """`GET /api/daily/runs/<game id>/`: what a game page says of a daily run (its day and
+    board, counted or practice, and when its secrets open); not_found for any other game."""
+    run = DailyRun.objects.select_related("challenge").filter(game_id=game_id).first()
+    if run is None:
+        raise ServiceError("not_found", "that game is not a daily run")
+    challenge = run.challenge
+    ends_at = day_end(challenge.day)
+    return {
+        "game": game_id,
+        "day": challenge.day.isoformat(),
+        "preset": challenge.preset,
+        "counted": run.counted,
+        "over": timezone.now() >= ends_at,
+        "ends_at": iso(ends_at),
     }

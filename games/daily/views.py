@@ -26,3 +26,8 @@ def run(request: HttpRequest, preset: str) -> JsonResponse:
 @api_view("GET")
 def board(request: HttpRequest, day: str, preset: str) -> JsonResponse:
     return JsonResponse(selectors.daily_board(day_text=day, preset=preset))
+
+
+@api_view("GET")
+def run_detail(request: HttpRequest, game_id: str) -> JsonResponse:
+    return JsonResponse(selectors.daily_run(game_id=game_id))

@@ -161,9 +161,16 @@ def player_join(
 def spectator_check(*, game_id: str, user: Any = None, session_key: str | None = None) -> None:
     """A racer still racing may not watch its own race: a spectator sees every board, 3 s
     late, and could copy the others. Recognised by its account or its browser session.
-    Nobody watches a board others still play (a daily challenge) before its secrets open."""
+    Nobody watches a board others still play (a daily challenge) before its secrets open,
+    except the run's own player (its account or browser), on another device say: a solo game
+    shows only the board it uncovered itself."""
+    same = Q(pk__in=[])
+    if user is not None and user.is_authenticated:
+        same |= Q(user=user)
+    if session_key:
+        same |= Q(session_hash=hash_token(session_key))
     held = Game.objects.filter(pk=game_id, secrets_at__gt=timezone.now()).exists()
-    if held:
+    if held and not Player.objects.filter(same, game_id=game_id, game__mode=GameMode.SOLO).exists():
         raise ServiceError(
             "bad_message", "others are still playing this board: it can be watched later"
         )
@@ -172,11 +179,6 @@ def spectator_check(*, game_id: str, user: Any = None, session_key: str | None =
         game__mode=GameMode.RACE,
         status__in=(PlayerStatus.JOINED, PlayerStatus.READY, PlayerStatus.PLAYING),
     )
-    same = Q(pk__in=[])
-    if user is not None and user.is_authenticated:
-        same |= Q(user=user)
-    if session_key:
-        same |= Q(session_hash=hash_token(session_key))
     if racing.filter(same).exists():
         raise ServiceError(
             "bad_message", "you race in this game: resume as its player, not as a spectator"

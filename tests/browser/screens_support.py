@@ -76,12 +76,19 @@ def percent(ratio: float | None) -> str:
     return DASH if ratio is None else f"{math.floor(ratio * 100 + 0.5)} %"
 
 
+def estimate(ms: int) -> str:
+    """An estimate as precise as one is: whole seconds from 10 s, tenths below (half up)."""
+    if ms >= 10_000:
+        return f"\N{ALMOST EQUAL TO} {(ms + 500) // 1000} s"
+    return f"\N{ALMOST EQUAL TO} {(ms + 50) // 100 / 10:.1f} s"
+
+
 def time_text(result: dict) -> str:
-    """A win's time, a loss's estimated time ("≈ 45.600 s"), or a dash."""
+    """A win's time, a loss's estimated time ("≈ 46 s", "≈ 4.6 s"), or a dash."""
     if result["time_ms"] is not None:
         return seconds(result["time_ms"])
     if result["est_time_ms"] is not None:
-        return f"\N{ALMOST EQUAL TO} {seconds(result['est_time_ms'])}"
+        return estimate(result["est_time_ms"])
     return DASH
 
 

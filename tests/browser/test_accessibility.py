@@ -1,6 +1,7 @@
 """Accessibility of the game page (issue 14.8): the board is an ARIA grid with a label per cell,
 the LEDs read as words, the timer is no live region (a separate polite one says when a game
-starts and ends), and the focused board shows its focus mark at once; the keyboard plays.
+starts and ends, and what the player's own reveal or flag did), and the focused board shows its
+focus mark at once; the keyboard plays.
 
 Roles and names are read twice: from the DOM, and from Chromium's own accessibility tree (what
 a screen reader is given)."""
@@ -83,6 +84,8 @@ def test_the_board_is_a_grid_with_a_label_per_cell(page, base_url):
     expect(grid).to_have_attribute("role", "grid")
     expect(grid).to_have_attribute("aria-label", "Minefield, 9 by 9")
     expect(grid.locator(":scope > [role=row]")).to_have_count(HEIGHT)
+    # A row is named "row 3", not by all its cells' labels strung together (issue 22.6).
+    expect(grid.locator(":scope > [role=row]").nth(2)).to_have_attribute("aria-label", "row 3")
     expect(grid.locator(":scope > [role=row] > [role=gridcell]")).to_have_count(WIDTH * HEIGHT)
     expect(page.get_by_role("gridcell", name="row 3, column 5, hidden")).to_have_attribute(
         "data-x", "4"
@@ -105,6 +108,8 @@ def test_the_board_is_a_grid_with_a_label_per_cell(page, base_url):
     roles = [node["role"] for node in tree]
     assert roles.count("grid") == 1
     assert roles.count("row") == HEIGHT
+    rows = [node["name"] for node in tree if node["role"] == "row"]
+    assert rows == [f"row {y + 1}" for y in range(HEIGHT)]
     assert roles.count("gridcell") == WIDTH * HEIGHT
     names = {node["name"] for node in tree if node["role"] == "gridcell"}
     assert expected_label(4, 4, "0") in names
@@ -137,12 +142,13 @@ def test_the_leds_read_as_words_and_only_the_start_and_end_are_announced(page, b
 
     cell(page, 4, 4).click()
     wait_changed(page, 4, 4, "hidden")
-    expect(announcer).to_have_text("Game started.")
+    expect(announcer).to_have_text(re.compile(r"^Game started\. Opened \d+ cells\.$"))
     expect(timer).to_have_attribute("aria-label", re.compile(r"^timer [1-9]\d* seconds?$"))
     mine = next(
         board.xy(i) for i in sorted(board.mines) if board_states(page)[board.xy(i)] == "hidden"
     )
     cell(page, *mine).click(button="right")
+    expect(announcer).to_have_text(f"Flagged row {mine[1] + 1}, column {mine[0] + 1}.")
     expect(mines_left).to_have_attribute("aria-label", "9 mines left")
     expect(mines_left).to_have_text("009")
 
@@ -208,3 +214,32 @@ def test_the_focused_board_shows_its_focus_mark_and_plays_by_keyboard(page, base
     assert wait_changed(page, *target, "hidden") == "flag"
     page.keyboard.press("f")
     assert wait_changed(page, *target, "flag") == "hidden"
+
+
+def test_a_screen_reader_hears_what_each_reveal_and_flag_did(page, base_url):
+    """Issue 22.6: the polite live region says the result of the player's own click, briefly."""
+    board = generate_board(WIDTH, HEIGHT, MINES, SEED, (4, 4))
+    open_game(page, base_url, {"mode": "solo", "preset": "beginner", "seed": SEED})
+    announcer = page.locator("#announcer")
+    cell(page, 4, 4).click()
+    wait_changed(page, 4, 4, "hidden")
+    opened = sum(1 for state in board_states(page).values() if state != "hidden")
+    expect(announcer).to_have_text(f"Game started. Opened {opened} cells.")
+
+    states = board_states(page)
+    mine = next(board.xy(i) for i in sorted(board.mines) if states[board.xy(i)] == "hidden")
+    cell(page, *mine).click(button="right")
+    expect(announcer).to_have_text(f"Flagged row {mine[1] + 1}, column {mine[0] + 1}.")
+    cell(page, *mine).click(button="right")
+    expect(announcer).to_have_text(f"Flag removed, row {mine[1] + 1}, column {mine[0] + 1}.")
+
+    # A single number opened: its cell and what it says.
+    number = next(
+        board.xy(i)
+        for i in range(WIDTH * HEIGHT)
+        if not board.is_mine(i) and states[board.xy(i)] == "hidden" and board.numbers[i] > 0
+    )
+    cell(page, *number).click()
+    count = board.numbers[board.index(*number)]
+    words = "1 mine around" if count == 1 else f"{count} mines around"
+    expect(announcer).to_have_text(f"row {number[1] + 1}, column {number[0] + 1}: {words}.")

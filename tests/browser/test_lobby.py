@@ -1,4 +1,5 @@
-"""The lobby: nickname, preset buttons and the custom form with the server's errors."""
+"""The lobby: nickname, preset buttons and the custom form with the server's errors; solo play
+on a phone's first screen, and a skip link to it."""
 
 import json
 import re
@@ -7,7 +8,8 @@ import urllib.request
 
 import pytest
 
-from tests.browser.support import JSON_HEADERS, expect, wait_ready
+from tests.browser.race_support import shoot
+from tests.browser.support import JSON_HEADERS, LAPTOP, PHONE, expect, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -90,3 +92,37 @@ def test_unknown_game_says_so(page, base_url):
     page.goto(base_url + "/games/no-such-game/")
     expect(page.locator("#error-title")).to_have_text("No such game")  # test_error_pages.py
     expect(page.locator("#to-lobby")).to_have_attribute("href", "/")
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_solo_play_is_on_the_first_screen_and_one_skip_link_away(open_page, base_url, viewport):
+    """Issue 22.6: solo play sat 1.4 screens down on a phone, 18 tab stops from the top."""
+    touch = {"is_mobile": True, "has_touch": True} if viewport is PHONE else {}
+    page = open_page(viewport=viewport, **touch)
+    page.goto(base_url + "/")
+    expect(page.locator("#nickname")).to_have_value(re.compile(r"^guest-\d{4}$"))  # its script ran
+    beginner = page.locator('#solo .preset[data-preset="beginner"]')
+    box = beginner.bounding_box()
+    assert box["y"] + box["height"] <= viewport["height"], "solo play on the first screen"
+    # The first Tab: a skip link to the solo boards; the next Tab is their first button.
+    page.keyboard.press("Tab")
+    skip = page.locator(":focus")
+    expect(skip).to_have_text("Skip to a solo game")
+    expect(skip).to_be_in_viewport()
+    shoot(page, f"lobby-skip-link-{'phone' if viewport is PHONE else 'laptop'}.png")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(beginner).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/games/*/")
+    wait_ready(page)
+
+    # The game page: a keyboard's board is focused at once; elsewhere (a touch screen, with
+    # a keyboard too) the first Tab is a skip link past the header to the board.
+    if viewport is LAPTOP:
+        expect(page.locator("#board")).to_be_focused()
+        return
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_text("Skip to the board")
+    page.keyboard.press("Enter")
+    expect(page.locator("#board")).to_be_focused()

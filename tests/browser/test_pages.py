@@ -18,7 +18,7 @@ from tests.browser.pages_support import (
     play_ranked_win,
     replay_states,
 )
-from tests.browser.support import board_states, expect, wait_ready
+from tests.browser.support import LAPTOP, PHONE, board_states, expect, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -65,6 +65,19 @@ def test_ranked_win_on_leaderboard_player_page_and_replay(page, base_url, server
     (rank,) = [e["rank"] for e in entries if e["name"] == name]
     assert int(row.get_attribute("data-rank")) == rank
     expect(page.locator("#leaderboard-empty")).to_be_hidden()
+
+    # On a 390 px phone the table fits the screen, its last columns (the time, 3BV/s, the
+    # replay) on it, nothing to scroll sideways (issue 22.6).
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    frame = page.locator("#leaderboard-table").locator("xpath=..")
+    assert frame.evaluate("s => s.scrollWidth <= s.clientWidth")
+    for column in ("td.time", "td.rate", ".replay-link"):
+        box = row.locator(column).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], column
+    shoot(page, "leaderboard-phone.png")
+    page.set_viewport_size(LAPTOP)
+    expect(row.locator("td.bbbv")).to_be_visible()
 
     # The player page, through the name's link: the beginner best and the recent game.
     row.locator(".player-link").click()

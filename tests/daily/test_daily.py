@@ -224,3 +224,34 @@ def test_a_marked_account_is_told_its_runs_do_not_count():
     account_mark(user_id=get_user_model().objects.get(username="cheat").pk)
     assert cheat.get("/api/daily/").json()["may_count"] is False
     assert start_run(cheat)["counted"] is False
+
+
+def test_a_game_page_learns_of_its_daily_run_and_its_player_may_reopen_it(client):
+    """Issue 22.2: the run's page says counted or practice and when the secrets open, and the
+    run's own account may watch its finished run on another device; nobody else may."""
+    ann = logged_in("ann")
+    state = start_run(ann)["game"]
+    practice = start_run(ann)["game"]
+    ann_user = get_user_model().objects.get(username="ann")
+    play(state["id"], user=ann_user)
+    run = client.get(f"/api/daily/runs/{state['id']}/").json()
+    assert run == {
+        "game": state["id"],
+        "day": today().isoformat(),
+        "preset": "beginner",
+        "counted": True,
+        "over": False,
+        "ends_at": state["secrets_at"],
+    }
+    assert client.get(f"/api/daily/runs/{practice['id']}/").json()["counted"] is False
+    solo = client.post("/api/games/", {"mode": "solo", "preset": "beginner"},
+                       content_type="application/json").json()  # fmt: skip
+    assert client.get(f"/api/daily/runs/{solo['id']}/").status_code == 404
+    assert client.get("/api/daily/runs/no-such-game/").status_code == 404
+
+    lifecycle.spectator_check(game_id=state["id"], user=ann_user)  # its own run
+    bob = get_user_model().objects.create_user("bob", password="Mines-sweep-42")
+    for who in ({"user": bob}, {"session_key": "someone-else"}, {}):
+        with pytest.raises(ServiceError) as refused:
+            lifecycle.spectator_check(game_id=state["id"], **who)
+        assert refused.value.code == "bad_message"

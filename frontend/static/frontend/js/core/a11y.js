@@ -1,5 +1,6 @@
 // What a screen reader says about the game: each cell's label in the board's ARIA grid, the
-// LEDs' labels, and one polite live region for the moments that matter (a game starts, ends).
+// LEDs' labels, and one polite live region for the moments that matter (a game starts, ends,
+// what the player's own click did).
 // The timer is never a live region: it would be read out every second.
 
 const STATE_WORDS = {
@@ -33,14 +34,40 @@ export function timerLabel(seconds) {
 }
 
 /**
+ * What this player's own move did, for the live region (nothing said, a screen reader hears
+ * nothing after a click): "Flagged row 3, column 5.", "Flag removed, row 3, column 5.",
+ * "row 3, column 5: 2 mines around.", "Opened 14 cells."; "" for a mine (the end says it).
+ * `cells`: the move's [x, y, value] from the wire.
+ */
+export function moveWords(cells) {
+  if (!cells?.length || cells.some(([, , value]) => value === "X")) return "";
+  if (cells.length > 1) return `Opened ${cells.length} cells.`;
+  const [x, y, value] = cells[0];
+  const where = `row ${y + 1}, column ${x + 1}`;
+  if (value === "F") return `Flagged ${where}.`;
+  if (value === "H") return `Flag removed, ${where}.`;
+  return `${where}: ${stateWords(String(value))}.`;
+}
+
+let pending = null; // what is to be said together, once the moment's frames have come
+const GATHER_MS = 60; // `started` and the first move's `cells` come together: say them so
+
+/**
  * Say `text` once through the page's polite live region (#announcer). The same words twice in
- * a row are said twice: the region is emptied first.
+ * a row are said twice: the region is emptied first. What comes within GATHER_MS is said
+ * together ("Game started. Opened 14 cells.").
  */
 export function announce(text) {
   const region = document.getElementById("announcer");
-  if (!region) return;
+  if (!region || !text) return;
+  if (pending) {
+    pending.push(text);
+    return;
+  }
+  pending = [text];
   region.textContent = "";
-  requestAnimationFrame(() => {
-    region.textContent = text;
-  });
+  setTimeout(() => {
+    region.textContent = pending.join(" ");
+    pending = null;
+  }, GATHER_MS);
 }

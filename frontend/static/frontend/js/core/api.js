@@ -121,3 +121,11 @@ export async function getMoves(gameId) {
 export function getAnalysis(gameId) {
   return request("GET", `/api/games/${encodeURIComponent(gameId)}/analysis/`);
 }
+
+/**
+ * GET /api/daily/runs/<id>/: a daily run's day, preset, counted or practice, and when its
+ * secrets open ({game, day, preset, counted, over, ends_at}); 404 for any other game.
+ */
+export function getDailyRun(gameId) {
+  return request("GET", `/api/daily/runs/${encodeURIComponent(gameId)}/`);
+}

@@ -13,6 +13,10 @@ import { cellLabel } from "./a11y.js";
 // 390 px phone); larger boards scroll (pan) inside their frame.
 export const MIN_CELL_PX = 12;
 export const MAX_ZOOM_CELL_PX = 48;
+// On a touch screen a board opens with cells a finger can hit (issue 22.5), panned so that its
+// start cell (or centre) is in view, however much of it that leaves off the screen: "Fit"
+// shows the whole board, smaller.
+export const TOUCH_CELL_PX = 24;
 // Expert (30x16) gets 28-32 px on a 1366x768 laptop, with room for the results beside it;
 // small boards may grow larger. A player's cell_size setting replaces both.
 const MAX_CELL_PX = 32;
@@ -54,8 +58,9 @@ export class BoardView {
     this.cursor = { x: 0, y: 0 };
     this.pressed = null;
     this.preferredPx = null; // the cell_size setting: the cell size when the screen has room
-    this.zoomPx = null; // zoomed by the player: this size, whatever fits
-    this.fittedPx = MIN_CELL_PX;
+    this.zoomPx = null; // zoomed by the player: this size, whatever fits; "fit": fittedPx
+    this.fittedPx = MIN_CELL_PX; // the whole board on the screen
+    this.defaultPx = MIN_CELL_PX; // fittedPx, or a finger's size on a touch screen
     this.cellPx = MIN_CELL_PX;
     this.onCursor = () => {};
     this.onResize = () => {};
@@ -79,7 +84,11 @@ export class BoardView {
     for (let y = 0; y < height; y++) {
       const row = document.createElement("div");
       row.className = "board-row";
-      if (this.labelled) row.setAttribute("role", "row");
+      if (this.labelled) {
+        // Named, or a screen reader names the row by all its cells' labels strung together.
+        row.setAttribute("role", "row");
+        row.setAttribute("aria-label", `row ${y + 1}`);
+      }
       for (let x = 0; x < width; x++) {
         const cell = document.createElement("div");
         cell.className = "cell";
@@ -111,6 +120,7 @@ export class BoardView {
     const keep = x < width && y < height && this.element.dataset.cursorX !== undefined;
     this.setCursor(keep ? x : Math.floor(width / 2), keep ? y : Math.floor(height / 2), false);
     this.fit();
+    this.scrollToCell(this.cellElement(this.cursor.x, this.cursor.y));
   }
 
   has(x, y) {
@@ -153,6 +163,7 @@ export class BoardView {
     this.start = cell;
     if (state === "hidden" || state === "flag") cell.dataset.start = "1";
     this.label(cell, x, y);
+    if (cell.dataset.start) this.scrollToCell(cell);
   }
 
   /** Outline the cell [x, y] that was safe for certain when a mistake was made (null: none). */
@@ -196,17 +207,35 @@ export class BoardView {
     this.fit();
   }
 
-  /** Zoom to cells of `px` (clamped; null: back to fitting the screen); refits. */
+  /**
+   * Zoom to cells of `px` (clamped; null: back to the default size; "fit": the whole board on
+   * the screen, refitted as the screen changes); refits.
+   */
   setZoom(px) {
-    this.zoomPx = px === null ? null : Math.max(MIN_CELL_PX, Math.min(MAX_ZOOM_CELL_PX, px));
+    if (px === null || px === "fit") this.zoomPx = px;
+    else this.zoomPx = Math.max(MIN_CELL_PX, Math.min(MAX_ZOOM_CELL_PX, px));
     this.fit();
+  }
+
+  /** Whether the whole board is on the screen (at the fitted size or smaller). */
+  get whole() {
+    return this.cellPx <= this.fittedPx;
   }
 
   /**
    * The end of a game: show every mine ([[x, y], ...]) still hidden, as a flag for a winner,
-   * and cross out the flags on safe cells.
+   * and cross out the flags on safe cells. Without the mines (null: a daily run keeps them
+   * secret until its day is over) nothing is crossed out: a winner's closed cells are all
+   * mines (every safe cell is open), so they become flags; a loser's board stays as it is.
    */
   showMines(mineCells, won) {
+    if (!mineCells) {
+      if (!won) return;
+      this.cells.forEach((cell, index) => {
+        if (cell.dataset.state === "hidden") this.set(index % this.width, Math.floor(index / this.width), "flag");
+      });
+      return;
+    }
     const mines = new Set(mineCells.map(([x, y]) => y * this.width + x));
     this.cells.forEach((cell, index) => {
       const x = index % this.width;
@@ -295,7 +324,9 @@ export class BoardView {
       this.preferredPx ??
       (this.width > SMALL_BOARD_COLUMNS ? MAX_CELL_PX : MAX_SMALL_BOARD_CELL_PX);
     this.fittedPx = Math.max(MIN_CELL_PX, Math.min(largest, fitting));
-    const size = this.zoomPx ?? this.fittedPx;
+    const touch = window.matchMedia("(pointer: coarse)").matches;
+    this.defaultPx = touch ? Math.max(this.fittedPx, Math.min(TOUCH_CELL_PX, largest)) : this.fittedPx;
+    const size = this.zoomPx === "fit" ? this.fittedPx : this.zoomPx ?? this.defaultPx;
     this.cellPx = size;
     this.element.style.setProperty("--cell", `${size}px`);
     this.scroller.style.maxWidth = `${Math.floor(availableWidth)}px`;

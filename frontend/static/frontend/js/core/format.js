@@ -60,3 +60,14 @@ export function minutesSeconds(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
+
+/** "5 h 03 min", "12 min 30 s", "40 s": what is left of a day. */
+export function timeLeftText(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const secondsLeft = total % 60;
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} min`;
+  if (minutes > 0) return `${minutes} min ${String(secondsLeft).padStart(2, "0")} s`;
+  return `${secondsLeft} s`;
+}

@@ -3,6 +3,7 @@
 // account's settings are asked for (they may change all of it once more).
 import { attachSettingsDialog } from "./settings-dialog.js";
 import { settings } from "./settings.js";
+import { showTouchHint } from "./touch-hint.js";
 import { attachZoomControls, BoardZoom } from "./zoom.js";
 
 /** Wire the page's controls to `view` (the player's BoardView); returns its BoardZoom. */
@@ -29,6 +30,7 @@ export function attachGameSettings(view) {
     document.getElementById("settings-button"),
   );
   settings.load();
+  showTouchHint(document.getElementById("touch-hint"), touchFirst(), () => view.fit());
   return zoom;
 }
 

@@ -5,10 +5,19 @@
 // page only writes them.
 import { DASH, fixed, isMissing, percent, presetLabel, seconds } from "./format.js";
 
-/** A win's time ("12.345 s"), a loss's estimated time ("≈ 45.600 s"), or a dash. */
+/**
+ * An estimate in seconds, as precise as an estimate is: whole seconds from 10 s ("≈ 430 s"),
+ * tenths below ("≈ 4.6 s"); never milliseconds.
+ */
+export function estimateText(ms) {
+  if (ms >= 10000) return `≈ ${Math.round(ms / 1000)} s`;
+  return `≈ ${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+}
+
+/** A win's time ("12.345 s"), a loss's estimated time ("≈ 46 s"), or a dash. */
 export function timeText(result) {
   if (!isMissing(result.time_ms)) return seconds(result.time_ms);
-  if (!isMissing(result.est_time_ms)) return `≈ ${seconds(result.est_time_ms)}`;
+  if (!isMissing(result.est_time_ms)) return estimateText(result.est_time_ms);
   return DASH;
 }
 

@@ -26,6 +26,7 @@ const NICKNAME_KEY = "minerace.nickname";
 const NO_GUESS_KEY = "minerace.no_guess";
 const SETTINGS_KEY = "minerace.settings";
 const tokenKey = (gameId) => `minerace.token.${gameId}`;
+const hintKey = (name) => `minerace.hint.${name}`;
 
 export const NAME_MAX_LENGTH = 24;
 
@@ -81,4 +82,13 @@ export function getStoredSettings() {
 
 export function setStoredSettings(values) {
   write(SETTINGS_KEY, JSON.stringify(values));
+}
+
+/** Whether the hint `name` (e.g. "long-press") was shown in this browser already. */
+export function hintSeen(name) {
+  return read(hintKey(name)) === "seen";
+}
+
+export function setHintSeen(name) {
+  write(hintKey(name), "seen");
 }

@@ -3,6 +3,8 @@
 import { playerLink, replayLink, tableCell } from "../core/elements.js";
 import { DASH, fixed, seconds, STATUS_LABELS } from "../core/format.js";
 
+export { timeLeftText } from "../core/format.js";
+
 const DAY_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeZone: "UTC" });
 const SHORT_DAY_FORMAT = new Intl.DateTimeFormat(undefined, {
   weekday: "short",
@@ -27,17 +29,6 @@ export function dayElement(day, { short = false, element = null } = {}) {
     ? day
     : (short ? SHORT_DAY_FORMAT : DAY_FORMAT).format(moment);
   return time;
-}
-
-/** "5 h 03 min", "12 min 30 s", "40 s": what is left of a day. */
-export function timeLeftText(ms) {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const secondsLeft = total % 60;
-  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} min`;
-  if (minutes > 0) return `${minutes} min ${String(secondsLeft).padStart(2, "0")} s`;
-  return `${secondsLeft} s`;
 }
 
 /** "9 × 9 · 10 mines". */

@@ -2,7 +2,7 @@
 // full controls, beside every racer's progress: counts only, never their cells) or for a
 // spectator (every board, held back a few seconds by the server while the race runs). Who is
 // offline and when the server drops them, the ready timeout, and a rematch after the end.
-import { announce } from "../core/a11y.js";
+import { announce, moveWords } from "../core/a11y.js";
 import { fetchAnalysis, reviewOf } from "../core/analysis.js";
 import { ApiError, getGame, sameSettings, startGame } from "../core/api.js";
 import { attachBoardInput } from "../core/board-input.js";
@@ -304,6 +304,7 @@ const handlers = {
     else if (message.player === race.you) {
       applyOwnCells(message.cells);
       playCellsSound(message.cells);
+      announce(moveWords(message.cells));
     }
     clocks.sync(race);
     render();

@@ -15,6 +15,7 @@ import {
 } from "../core/analysis.js";
 import { ApiError, getGame, getMoves } from "../core/api.js";
 import { BoardView } from "../core/board-view.js";
+import { dailyRunHeader, dailyRunOf, secretsHeld, whenTheDayEnds } from "../core/daily-run.js";
 import { EXPORT_TITLE, exportUrl } from "../core/export-link.js";
 import { timeElement } from "../core/elements.js";
 import { describeGame, fixed, seconds, STATUS_LABELS } from "../core/format.js";
@@ -461,6 +462,18 @@ async function load() {
   info.textContent = describeGame(game, { noGuess: true });
   if (game.finished_at) {
     info.append(" · ", timeElement(game.finished_at, true));
+  }
+  const run = await dailyRunOf(game);
+  if (run) {
+    info.replaceChildren(...dailyRunHeader(game, run));
+    if (game.finished_at) info.append(" · ", timeElement(game.finished_at, true));
+  }
+  if (secretsHeld(game)) {
+    const run = game.status === "finished" ? "This run is over, but" : "This run is on, and";
+    return fail(
+      `${run} others are still playing its daily board: its move log and replay open ` +
+        `${whenTheDayEnds(game)}.`,
+    );
   }
   if (game.status !== "finished") {
     return fail("This game is still being played: its replay is published when it ends.");

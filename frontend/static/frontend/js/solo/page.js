@@ -1,12 +1,13 @@
 // The solo game page: one player's board, drawn only from what the server sends. The server
 // speaks of one board per player id (`boards` in `welcome`, `player` in `cells`); this page
 // draws the "focus" player's: this browser's own, or the player's when spectating.
-import { announce } from "../core/a11y.js";
+import { announce, moveWords } from "../core/a11y.js";
 import { fetchAnalysis, reviewOf } from "../core/analysis.js";
 import { ApiError, sameSettings, startGame } from "../core/api.js";
 import { attachBoardInput } from "../core/board-input.js";
 import { BoardView, stateOfWire } from "../core/board-view.js";
 import { GameTimer } from "../core/clock.js";
+import { dailyRunHeader, dailyRunOf, secretsHeld, whenTheDayEnds } from "../core/daily-run.js";
 import { describeGame } from "../core/format.js";
 import { Hud } from "../core/hud.js";
 import {
@@ -40,9 +41,22 @@ const state = {
   you: null,
   focus: null, // player id whose board is drawn
   welcomed: false,
+  boardKnown: true, // false: someone else's daily run, shown without its board until midnight
 };
 
 // ---- helpers -------------------------------------------------------------------------------
+
+/** A daily run before its day is over: its seed, mines and analysis are not to be had yet. */
+function held() {
+  return secretsHeld(state.game, session.clock.now());
+}
+
+/** The header: the board, or a daily run's day and kind (counted or practice). */
+async function showGameInfo(game) {
+  gameInfo.textContent = describeGame(game);
+  const run = await dailyRunOf(game);
+  if (run && state.game?.id === game.id) gameInfo.replaceChildren(...dailyRunHeader(game, run));
+}
 
 function focusPlayer() {
   return state.game?.players?.find((player) => player.id === state.focus) ?? null;
@@ -97,10 +111,11 @@ function showGameOver({ results, seed, mine_cells: mineCells }) {
   const result = results?.find((row) => row.player === state.focus) ?? results?.[0];
   if (player && result) Object.assign(player, { status: result.status, time_ms: result.time_ms });
   const won = result?.status === "won";
-  view.showMines(mineCells ?? [], won);
+  if (state.boardKnown) view.showMines(mineCells ?? null, won);
   if (result) {
     const own = state.role === "player" && result.player === state.you;
-    resultPanel.show(result, { own, seed });
+    const heldUntil = held() ? whenTheDayEnds(state.game, session.clock.now()) : null;
+    resultPanel.show(result, { own, seed, heldUntil });
   }
   updateStatusView();
   updateMinesLeft();
@@ -112,6 +127,10 @@ function showGameOver({ results, seed, mine_cells: mineCells }) {
 /** The analysis of the shown result's player, and a mistake's safe cell on the board. */
 async function showAnalysis(result) {
   const own = state.role === "player" && result.player === state.you;
+  if (held()) {
+    resultPanel.analysisHeld(whenTheDayEnds(state.game, session.clock.now()));
+    return;
+  }
   analysis ??= fetchAnalysis(state.game.id);
   resultPanel.analysisPending();
   const answer = await analysis;
@@ -147,7 +166,7 @@ const handlers = {
 
     view.build(game.width, game.height);
     applyCells(message.boards?.[state.focus] ?? []);
-    gameInfo.textContent = describeGame(game);
+    showGameInfo(game);
     showNoGuessBadge(game);
     // A daily run's start cell is public before the first click (which starts the clock).
     if (game.status === "lobby" && game.start) view.markStart(...game.start);
@@ -187,7 +206,10 @@ const handlers = {
   cells(message) {
     if (!state.game || message.player !== state.focus) return;
     applyCells(message.cells);
-    if (message.player === state.you) playCellsSound(message.cells);
+    if (message.player === state.you) {
+      playCellsSound(message.cells);
+      announce(moveWords(message.cells));
+    }
     const player = focusPlayer();
     if (player) {
       Object.assign(player, message.progress ?? {});
@@ -267,14 +289,39 @@ window.addEventListener("pageshow", () => {
 
 // ---- start -----------------------------------------------------------------------------------
 
+/**
+ * A daily run of someone else, refused until its day is over: its public state (the result,
+ * without the board) and when it can be watched, instead of a refusal over an empty board.
+ */
+function showHeldRun(game) {
+  state.game = game;
+  state.boardKnown = false;
+  state.role = null;
+  state.focus = game.players?.[0]?.id ?? null;
+  view.build(game.width, game.height);
+  showGameInfo(game);
+  showNoGuessBadge(game);
+  syncTimer();
+  if (game.status === "finished" && game.results) showGameOver(game);
+  else updateStatusView();
+  const when = whenTheDayEnds(game, session.clock.now());
+  setConnection("held", "watch after 00:00 UTC");
+  const note = document.getElementById("race-note");
+  note.textContent = `Others are still playing this daily board: this run can be watched ${when}.`;
+  note.dataset.reason = "held";
+  note.hidden = false;
+  document.body.dataset.ready = "1";
+}
+
 /** Take over the page for game `gameId` (its public state already fetched) and connect. */
-export function start(gameId) {
+export function start(gameId, game) {
   session = new GameSession(gameId, {
     onMessage(message) {
       handlers[message.type]?.(message);
     },
     onStatus: showSocketStatus,
     onRefused(error) {
+      if (secretsHeld(game, session.clock.now())) return showHeldRun(game);
       setConnection("error", "cannot join");
       showMessage(error.message || error.code, true);
     },

@@ -80,6 +80,16 @@ export class ResultPanel {
     box.hidden = false;
   }
 
+  /** A daily run before its day is over: the analysis opens `when` ("when the day is over…"). */
+  analysisHeld(when) {
+    const box = this.field("result-analysis");
+    box.dataset.state = "held";
+    this.field("result-fatal").hidden = true;
+    this.field("result-guesses").textContent =
+      `This board is still being played today: its analysis opens ${when}.`;
+    box.hidden = false;
+  }
+
   /**
    * review: one player's entry of the analysis (null when it could not be had); own: whether
    * it is this browser's player's, name: the player's name otherwise.
@@ -102,14 +112,19 @@ export class ResultPanel {
     box.hidden = false;
   }
 
-  /** result: one row of game_over.results; own: whether it is this browser's player's. */
-  show(result, { own, seed }) {
+  /**
+   * result: one row of game_over.results; own: whether it is this browser's player's; seed:
+   * the disclosed seed, or heldUntil: when it will be ("when the day is over…", a daily run).
+   */
+  show(result, { own, seed, heldUntil = null }) {
     const status = result.status in TITLES ? result.status : "lost";
     const title = TITLES[status];
     this.element.dataset.outcome = status === "won" ? "won" : "lost";
     this.field("result-title").textContent = own ? title.you : title.other(result.name);
     this.fillStats(result);
-    this.field("result-seed").textContent = seed ?? "";
+    const seedField = this.field("result-seed");
+    seedField.textContent = seed ?? (heldUntil ? `disclosed ${heldUntil}` : DASH);
+    seedField.classList.toggle("seed-held", !seed && Boolean(heldUntil));
     this.showExport(result);
     this.showNews(result, own);
     this.element.hidden = false;
