@@ -57,6 +57,8 @@ class RatingChange(models.Model):
     # ratings.leagues), "" where it has none (a guest, a frozen rating, a race not played).
     league_before = models.CharField(max_length=16, blank=True, default="")
     league_after = models.CharField(max_length=16, blank=True, default="")
+    # The account's rated races there once this one counted: provisional or not, as it was.
+    games = models.PositiveIntegerField(null=True, blank=True)
     # The refund that gave this race's loss back (a marked cheater finished above): a loss is
     # given back once, even when two of the race's racers are marked.
     refund = models.ForeignKey(

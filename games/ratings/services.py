@@ -88,24 +88,27 @@ def race_rate(
             game=game, player=player, user_id=player.user_id, preset=game.preset,
             variant=variant, before=before, after=after, rank=ranks[player.id],
             league_before=leagues[0], league_after=leagues[1],
+            games=row.games if row is not None else None,
         )  # fmt: skip
 
 
 def _race_not_played(*, game: Game, players: list[Player]) -> None:
     shown = {
-        r.user_id: r.display
+        r.user_id: (r.display, r.games)
         for r in Rating.objects.filter(
             user_id__in=[p.user_id for p in players if p.user_id is not None],
             preset=game.preset,
             variant=game.variant,
         )
     }
-    default = display(MODEL.mu, MODEL.sigma)
+    default = (display(MODEL.mu, MODEL.sigma), 0)
     for player in players:
-        rating = None if player.user_id is None else shown.get(player.user_id, default)
+        rating, games = (
+            (None, None) if player.user_id is None else shown.get(player.user_id, default)
+        )
         RatingChange.objects.create(
             game=game, player=player, user_id=player.user_id, preset=game.preset,
-            variant=game.variant, before=rating, after=rating, counted=False,
+            variant=game.variant, before=rating, after=rating, counted=False, games=games,
         )  # fmt: skip
 
 
@@ -116,22 +119,13 @@ def changes_of(*, game: Game) -> dict[str, dict[str, Any]]:
     return {c.player_id: _change_view(c) for c in RatingChange.objects.filter(game=game)}
 
 
-def _rated_races_until(change: RatingChange) -> int:
-    """The account's rated races on this preset and variant up to this one: the same answer
-    at game_over and in any later GET."""
-    return RatingChange.objects.filter(
-        user_id=change.user_id, preset=change.preset, variant=change.variant,
-        counted=True, id__lte=change.id,
-    ).count()  # fmt: skip
-
-
 def _change_view(change: RatingChange) -> dict[str, Any]:
     before, after = change.league_before or None, change.league_after or None
-    shown = change.user_id is not None and change.after is not None
     return {
         "rating_before": change.before,
         "rating_after": change.after,
-        "provisional": provisional(_rated_races_until(change)) if shown else None,
+        # As it was after the race, so a later GET says what game_over said.
+        "provisional": None if change.games is None else provisional(change.games),
         "league_before": before,
         "league": after,
         "league_change": league_change(before, after),

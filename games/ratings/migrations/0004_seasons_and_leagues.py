@@ -104,5 +104,10 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
+        migrations.AddField(
+            model_name="ratingchange",
+            name="games",
+            field=models.PositiveIntegerField(blank=True, null=True),
+        ),
         migrations.RunPython(rated_at_from_history, migrations.RunPython.noop),
     ]
