@@ -16,6 +16,7 @@ does): the reset locks every rating, so the rows are never taken in the other or
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.conf import settings
@@ -29,6 +30,8 @@ from games.ratings.scale import BASE, STEP
 from games.ratings.season_calendar import season_span
 
 RESET_SIGMA = 25 / 6
+
+log = logging.getLogger(__name__)
 
 
 def season_months() -> int:
@@ -48,9 +51,12 @@ def season_current(*, now: datetime) -> Season:
         )
         season = Season.objects.select_for_update().get(pk=span.id)
         if season.reset_at is None:
-            ratings_soft_reset()
+            changed = ratings_soft_reset()
             season.reset_at = now
             season.save(update_fields=["reset_at"])
+            transaction.on_commit(
+                lambda: log.info("season %s begins: soft reset of %d ratings", span.id, changed)
+            )
     return season
 
 
