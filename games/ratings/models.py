@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Rating(models.Model):
@@ -64,7 +65,8 @@ class RatingChange(models.Model):
     refund = models.ForeignKey(
         "RatingRefund", null=True, blank=True, on_delete=models.SET_NULL, related_name="losses"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # When the race was rated (race_rate's `now`): the history's order and its seasons.
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         indexes = [

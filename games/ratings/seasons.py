@@ -51,7 +51,9 @@ def season_current(*, now: datetime) -> Season:
         )
         season = Season.objects.select_for_update().get(pk=span.id)
         if season.reset_at is None:
-            changed = ratings_soft_reset()
+            # A season older than one already begun (a late race's moment) resets nothing.
+            later = Season.objects.filter(starts_at__gt=span.starts_at).exists()
+            changed = 0 if later else ratings_soft_reset()
             season.reset_at = now
             season.save(update_fields=["reset_at"])
             transaction.on_commit(

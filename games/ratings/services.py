@@ -88,7 +88,7 @@ def race_rate(
             game=game, player=player, user_id=player.user_id, preset=game.preset,
             variant=variant, before=before, after=after, rank=ranks[player.id],
             league_before=leagues[0], league_after=leagues[1],
-            games=row.games if row is not None else None,
+            games=row.games if row is not None else None, created_at=now,
         )  # fmt: skip
 
 
