@@ -301,6 +301,9 @@ MINERACE = {
     # killed worker's players count as offline that long after its last renewal.
     "PRESENCE_INTERVAL_S": float(os.environ.get("MINERACE_PRESENCE_INTERVAL_S") or 2),
     "PRESENCE_TTL_S": float(os.environ.get("MINERACE_PRESENCE_TTL_S") or 6),
+    # Seasons (PROTOCOL.md 8): months per season, aligned on the UTC year (3: calendar
+    # quarters); must divide 12.
+    "SEASON_MONTHS": env_int("MINERACE_SEASON_MONTHS", 3),
     # Quick match: players per race.
     "MATCH_SIZE": env_int("MINERACE_MATCH_SIZE", 2),
     # A seeker alone this long races a bot near its rating instead.

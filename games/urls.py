@@ -23,6 +23,11 @@ urlpatterns = [
     re_path(rf"^games/{GAME_ID}/export/$", export.game_export_file),
     re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", scores.leaderboard),
     re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", ratings.ratings),
+    re_path(r"^seasons/$", ratings.seasons),
+    re_path(
+        r"^seasons/(?P<season>[a-z0-9-]{1,16})/ladder/(?P<preset>[a-z]{1,16})/$",
+        ratings.season_ladder,
+    ),
     re_path(r"^accounts/$", accounts.accounts),
     re_path(r"^session/$", accounts.session),
     re_path(r"^me/$", accounts.me),

@@ -25,7 +25,7 @@ from games.models import Game, GameStatus, Move, Player, PlayerStatus
 from games.presence.selectors import presence_of
 from games.races.deadlines import ready_deadline
 from games.races.results import Placed, standings
-from games.ratings.services import changes_of
+from games.ratings.services import NO_RATING_CHANGE, changes_of
 from games.timefmt import iso
 
 
@@ -112,7 +112,7 @@ def results(game: Game, placed: list[Placed], board_hidden: bool = False) -> lis
             }
         )
         if game.rated:
-            rows[-1].update(changes.get(p.id, {"rating_before": None, "rating_after": None}))
+            rows[-1].update(changes.get(p.id, NO_RATING_CHANGE))
         if board_hidden:
             rows[-1].update(dict.fromkeys(BOARD_FIGURES))
     return rows

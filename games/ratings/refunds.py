@@ -27,6 +27,7 @@ from games.engine.presets import PRESETS
 from games.models import Variant
 from games.ratings.models import Rating, RatingChange, RatingRefund
 from games.ratings.scale import STEP, display
+from games.ratings.seasons import season_rating_refunded, season_ratings_freeze
 from games.ratings.services import MODEL
 
 Key = tuple[int, str, str]  # an account's rating: user id, preset, variant
@@ -147,6 +148,9 @@ def ratings_settle_mark(
             points=due.points, before=before, after=row.display, races=due.races, created_at=now,
         )  # fmt: skip
         RatingChange.objects.filter(id__in=due.changes).update(refund=refund)
+        season_rating_refunded(
+            user_id=user_id, preset=preset, variant=variant, rating=row.display, now=now
+        )
         refunds.append(refund)
     return refunds
 
@@ -162,6 +166,7 @@ def _freeze(cheater_id: int, rows: dict[Key, Rating]) -> None:
                     defaults={**start, "display": display(**start)},
                 )  # fmt: skip
     Rating.objects.filter(user_id=cheater_id).update(frozen=True)
+    season_ratings_freeze(user_id=cheater_id)
     for (user_id, _, _), row in rows.items():
         if user_id == cheater_id:
             row.frozen = True

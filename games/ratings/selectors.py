@@ -2,31 +2,52 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Variant
-from games.ratings.models import Rating, RatingChange, RatingRefund
-from games.ratings.scale import provisional
+from games.ratings.leagues import PLACEMENT, league_of
+from games.ratings.models import Rating, RatingChange, RatingRefund, SeasonRating
+from games.ratings.scale import PROVISIONAL_GAMES, provisional
+from games.ratings.season_calendar import season_span
+from games.ratings.seasons import season_months
 from games.timefmt import iso
 
 LIMIT = 100
+ACTIVE = timedelta(days=7)  # the rating list shows accounts with a rated race this recent
 
 
-def ratings_table(*, preset: str, variant: str = Variant.CLASSIC) -> dict[str, Any]:
-    """`GET /api/ratings/<preset>/`: accounts with a rated race, highest first, at most 100."""
+def ratings_table(
+    *, preset: str, variant: str = Variant.CLASSIC, now: datetime | None = None
+) -> dict[str, Any]:
+    """`GET /api/ratings/<preset>/` (PROTOCOL.md 8): settled ratings only, highest first, at
+    most 100: not provisional, not a bot's, not frozen (marked), rated in the last 7 days;
+    each with its league in the current season."""
     if preset not in PRESETS:
         raise ServiceError("not_found", "no such preset")
     if variant not in Variant.values:
         raise ServiceError("invalid", "variant must be classic or no_guess", "variant")
-    rows = (
-        Rating.objects.filter(preset=preset, variant=variant, games__gt=0, frozen=False)
+    now = now or timezone.now()
+    rows = list(
+        Rating.objects.filter(
+            preset=preset,
+            variant=variant,
+            games__gte=PROVISIONAL_GAMES,
+            frozen=False,
+            rated_at__gte=now - ACTIVE,
+        )
         # A bot account is never rated (PROTOCOL.md 6.1); should one hold a rating, it is not
         # listed. (Through the account's relation: games.accounts is beside this room.)
         .exclude(user__account__bot=True)
         .select_related("user")
         .order_by("-display", "user__username")[:LIMIT]
+    )
+    leagues = current_leagues(
+        user_ids=[row.user_id for row in rows], preset=preset, variant=variant, now=now
     )
     return {
         "preset": preset,
@@ -38,6 +59,7 @@ def ratings_table(*, preset: str, variant: str = Variant.CLASSIC) -> dict[str, A
                 "rating": row.display,
                 "games": row.games,
                 "provisional": provisional(row.games),
+                "league": leagues.get(row.user_id, PLACEMENT),
                 "bot": False,  # bot accounts are left out above
             }
             for rank, row in enumerate(rows, start=1)
@@ -45,7 +67,20 @@ def ratings_table(*, preset: str, variant: str = Variant.CLASSIC) -> dict[str, A
     }
 
 
-def ratings_of(*, user_id: int) -> dict[str, Any]:
+def current_leagues(
+    *, user_ids: list[int], preset: str, variant: str, now: datetime
+) -> dict[int, str]:
+    """Each account's league in the season holding `now` (absent: no race there, placement)."""
+    season_id = season_span(now, season_months()).id
+    return {
+        row.user_id: league_of(row.rating, row.races)
+        for row in SeasonRating.objects.filter(
+            season_id=season_id, user_id__in=user_ids, preset=preset, variant=variant
+        )
+    }
+
+
+def ratings_of(*, user_id: int, now: datetime | None = None) -> dict[str, Any]:
     """An account's current ratings and the history of each, oldest first (for its page): a
     point per rated race, and one per refund (`"game"` null, `"refund"`: the points given back,
     PROTOCOL.md 6.4). A marked account's frozen ratings are shown nowhere."""
@@ -57,6 +92,7 @@ def ratings_of(*, user_id: int) -> dict[str, Any]:
             "games": r.games,
             "provisional": provisional(r.games),
             "history": [],
+            "league": None,
         }
         for r in Rating.objects.filter(user_id=user_id, games__gt=0, frozen=False)
     }
@@ -72,4 +108,10 @@ def ratings_of(*, user_id: int) -> dict[str, Any]:
     for at, key, point in sorted(points, key=lambda point: point[0]):
         if key in current:
             current[key]["history"].append({**point, "at": iso(at)})
+    now = now or timezone.now()
+    for entry in current.values():  # its league in the current season (PROTOCOL.md 8)
+        leagues = current_leagues(
+            user_ids=[user_id], preset=entry["preset"], variant=entry["variant"], now=now
+        )
+        entry["league"] = leagues.get(user_id, PLACEMENT)
     return {"ratings": list(current.values())}

@@ -17,6 +17,7 @@ from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
 from games.names import name_skeleton
+from games.ratings.ladder import seasons_of
 from games.ratings.selectors import ratings_of
 from games.scores.records import LEADERBOARD_SIZE
 from games.timefmt import iso
@@ -174,6 +175,8 @@ def player_page(*, name: str) -> dict[str, Any]:
     return {
         "name": display,
         "ratings": ratings_of(user_id=account.pk)["ratings"] if account else [],
+        # PROTOCOL.md 8: per season, the league reached and the rank on each ladder raced.
+        "seasons": seasons_of(user_id=account.pk, now=timezone.now()) if account else [],
         "verified": verified,
         "bot": account is not None and account_kind(user=account).bot,
         **{field: fact(account) for field, fact in _ACCOUNT_FACTS.items()},

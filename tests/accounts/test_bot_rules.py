@@ -136,7 +136,8 @@ def test_the_rating_list_shows_people_only_and_says_so():
     _, bot = bot_account()
     for user in (ada, bot):  # should a bot account ever hold a rating, it is not listed
         Rating.objects.create(user=user, preset="beginner", variant="classic", mu=25.0,
-                              sigma=8.3, display=1000, games=3)  # fmt: skip
+                              sigma=8.3, display=1000, games=10,
+                              rated_at=timezone.now())  # fmt: skip
     entries = HttpClient().get("/api/ratings/beginner/").json()["entries"]
     assert [(e["name"], e["bot"]) for e in entries] == [("Ada", False)]
 

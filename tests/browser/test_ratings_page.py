@@ -1,122 +1,122 @@
-"""The ratings page: accounts of a preset and kind of board by rating, the provisional ones
-marked, names linking to the player page; the board tabs and the Classic / No guessing switch
-live in the URL. The ratings are written straight into the server's database (as rated races
-would leave them), so the order and the marks are known in advance."""
+"""The ratings page and the player page's seasons (PROTOCOL.md 8): the current season's
+ladder with leagues, a picker for the past season, the logged-in account's own place below the
+first 100; and on a player's page a badge per season and ladder (league, final rank) and the
+season's start marked on the rating chart. The seasons are made on the server's database by
+tests/browser/seasons_setup.py (real rated races through race_rate, and season rows)."""
 
 import os
-import sqlite3
+import subprocess
+import sys
 import uuid
-from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
+from tests.browser.race_support import api, shoot, sign_up
 from tests.browser.support import expect, wait_ready
+from tests.support.servers import REPO_ROOT
 
 pytestmark = pytest.mark.browser
 
 
-def shoot(page, name: str) -> None:
-    """A screenshot for a human, when MINERACE_SHOTS names a folder (e.g. /tmp/shots12)."""
-    folder = os.environ.get("MINERACE_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / name), full_page=True)
-
-
-def add_rating(
-    database: Path, username: str, preset: str, variant: str, display: int, games: int
-) -> None:
-    """An account (created if new) with a rating row, as rated races would leave it."""
-    now = datetime.now(UTC).isoformat(sep=" ")
-    with sqlite3.connect(database, timeout=10) as connection:
-        connection.execute(
-            "INSERT OR IGNORE INTO auth_user (password, is_superuser, username, first_name,"
-            " last_name, email, is_staff, is_active, date_joined)"
-            " VALUES ('!', 0, ?, '', '', '', 0, 1, ?)",
-            (username, now),
-        )
-        (user_id,) = connection.execute(
-            "SELECT id FROM auth_user WHERE username = ?", (username,)
-        ).fetchone()
-        connection.execute(
-            "INSERT INTO ratings_rating (user_id, preset, variant, mu, sigma, display, games,"
-            " updated_at) VALUES (?, ?, ?, 25.0, 8.3, ?, ?, ?)",
-            (user_id, preset, variant, display, games, now),
-        )
-
-
 @pytest.fixture(scope="module")
-def rated(server_database) -> dict[str, str]:
-    """Intermediate: three rated accounts (one provisional) and one with no race yet; a
-    no-guess intermediate rating of one of them."""
+def seasons(browser, base_url, server_database) -> dict:
+    """Signed up `me`, then last season and this one filled (seasons_setup.ladder)."""
     tag = uuid.uuid4().hex[:5]
-    names = {role: f"{role}-{tag}" for role in ("ace", "steady", "newcomer", "idle")}
-    add_rating(server_database, names["ace"], "intermediate", "classic", 1462, 31)
-    add_rating(server_database, names["steady"], "intermediate", "classic", 1207, 9)
-    add_rating(server_database, names["newcomer"], "intermediate", "classic", 1034, 2)
-    add_rating(server_database, names["idle"], "intermediate", "classic", 1000, 0)
-    add_rating(server_database, names["steady"], "intermediate", "no_guess", 1111, 3)
-    return names
+    me = f"me-{tag}"
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    sign_up(context.new_page(), base_url, me)
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{server_database}",
+           "DJANGO_SETTINGS_MODULE": "config.settings"}  # fmt: skip
+    env.pop("REDIS_URL", None)
+    subprocess.run(
+        [sys.executable, "-m", "tests.browser.seasons_setup", "ladder", tag, me],
+        cwd=REPO_ROOT, env=env, check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    yield {"tag": tag, "me": me, "ace": f"ace-{tag}", "context": context}
+    context.close()
 
 
-def rows_of(page, names: dict[str, str]) -> list[str]:
-    """The listed names among this test's accounts, in the page's order."""
-    listed = page.locator("#ratings-table tbody tr").evaluate_all(
-        "rows => rows.map(row => row.dataset.name)"
-    )
-    ours = set(names.values())
-    return [name for name in listed if name in ours]
-
-
-def test_ratings_by_board_with_provisional_marks(page, base_url, rated):
-    page.goto(base_url + "/")
-    page.locator("nav.page-nav").get_by_role("link", name="Ratings").click()
-    page.wait_for_url(base_url + "/ratings/")
+def test_the_current_seasons_ladder_with_leagues_and_my_place(seasons, base_url):
+    page = seasons["context"].new_page()
+    page.goto(base_url + "/ratings/")
     wait_ready(page)
-    expect(page.locator('nav.page-nav a[aria-current="page"]')).to_have_text("Ratings")
-    expect(page.locator('[data-preset="beginner"]')).to_have_attribute("aria-selected", "true")
+    listed = api(base_url, "/api/seasons/")["seasons"]
+    current, last = listed[0], listed[1]
+    assert current["current"] and not last["current"]
+    tabs = page.locator("#season-tabs [data-season]")
+    expect(tabs).to_have_count(len(listed))
+    expect(tabs.first).to_have_text(current["name"])
+    expect(tabs.first).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#ratings-table")).to_have_attribute("data-loaded-season", current["id"])
 
-    page.click('[data-preset="intermediate"]')
-    expect(page.locator("#ratings-table")).to_have_attribute("data-loaded-preset", "intermediate")
-    assert page.url.endswith("/ratings/?preset=intermediate")
-    # Highest first; an account without a rated race is not listed.
-    assert rows_of(page, rated) == [rated["ace"], rated["steady"], rated["newcomer"]]
-    ace = page.locator(f'#ratings-table tr[data-name="{rated["ace"]}"]')
-    expect(ace.locator(".rating")).to_have_text("1462")
-    expect(ace.locator(".games")).to_have_text("31")
-    expect(ace.locator(".provisional-mark")).to_have_count(0)
-    newcomer = page.locator(f'#ratings-table tr[data-name="{rated["newcomer"]}"]')
-    expect(newcomer.locator(".rating")).to_have_text("1034? (provisional)")
-    expect(newcomer.locator(".provisional-mark")).to_have_attribute(
-        "title", "Provisional: 2 rated races so far"
-    )
-    expect(ace.locator(".player-link")).to_have_attribute("href", f"/players/{rated['ace']}/")
-    expect(page.locator("#ratings-note")).to_contain_text("marks a provisional rating")
-    shoot(page, "ratings.png")
+    ladder = api(base_url, f"/api/seasons/{current['id']}/ladder/beginner/")["entries"]
+    rows = page.locator("#ratings-table tbody tr")
+    expect(rows).to_have_count(100)
+    first = rows.first
+    expect(first).to_have_attribute("data-name", ladder[0]["name"])
+    expect(first.locator(".league")).to_have_text(ladder[0]["league"].capitalize())
+    # Each row's league is the API's, and the badges follow the thresholds down the table.
+    leagues = rows.evaluate_all("rows => rows.map(row => row.dataset.league)")
+    assert leagues == [entry["league"] for entry in ladder]
+    assert {"master", "diamond", "platinum", "gold"} <= set(leagues)
+    ace = page.locator(f'#ratings-table tr[data-name="{seasons["ace"]}"]')
+    expect(ace.locator(".races")).to_have_text("5")
+    expect(ace.locator(".wins")).to_have_text("5")
 
-    # No guessing: the other table of the same board, in the URL too.
-    page.click('[data-variant="no_guess"]')
-    expect(page.locator("#ratings-table")).to_have_attribute("data-loaded-variant", "no_guess")
-    assert page.url.endswith("/ratings/?preset=intermediate&variant=no_guess")
-    expect(page.locator("#ratings-caption")).to_have_text("Intermediate, no guessing ratings")
-    assert rows_of(page, rated) == [rated["steady"]]
-    steady = page.locator(f'#ratings-table tr[data-name="{rated["steady"]}"]')
-    expect(steady.locator(".rating")).to_have_text("1111? (provisional)")
+    # My place, below the first 100: rank, league, the provisional "?" of 8 rated races.
+    place = page.locator("#your-place")
+    expect(place).to_be_visible()
+    me = [e for e in ladder if e["name"] == seasons["me"]]
+    assert me == []  # not among the 100 shown
+    expect(place).to_contain_text("Your place: #")
+    rank = int(place.get_attribute("data-rank"))
+    assert rank > 100
+    expect(place.locator(".league")).to_have_text("Bronze")
+    expect(place.locator(".your-rating")).to_have_text("1061? (provisional)")
+    shoot(page, "ratings-season-ladder.png")
 
-    # A board nobody is rated on says so; Back returns to the previous table.
-    page.click('[data-preset="expert"]')
-    expect(page.locator("#ratings-empty")).to_be_visible()
-    expect(page.locator("#ratings-note")).to_be_hidden()
-    expect(page.locator("#ratings-empty-text")).to_contain_text(
-        "Nobody has a rating on Expert, no guessing yet."
-    )
+    # The past season: its own final ladder, picked from the tabs, in the URL.
+    page.click(f'#season-tabs [data-season="{last["id"]}"]')
+    expect(page.locator("#ratings-table")).to_have_attribute("data-loaded-season", last["id"])
+    assert f"season={last['id']}" in page.url
+    expect(page.locator("#ratings-caption")).to_contain_text(last["name"])
+    mine = page.locator(f'#ratings-table tr[data-name="{seasons["ace"]}"]')
+    expect(mine.locator(".rank")).to_have_text("1")
+    expect(mine.locator(".races")).to_have_text("6")
+    expect(page.locator("#your-place")).to_be_hidden()  # me did not race then
     page.go_back()
-    expect(page.locator("#ratings-table")).to_have_attribute("data-loaded-preset", "intermediate")
-    assert rows_of(page, rated) == [rated["steady"]]
+    expect(page.locator("#ratings-table")).to_have_attribute("data-loaded-season", current["id"])
 
-    # The URL alone brings the same view back; a name opens its player page.
-    page.goto(base_url + "/ratings/?preset=intermediate")
+
+def test_a_players_page_has_a_badge_per_season_and_the_seasons_start_on_its_chart(
+    seasons, base_url
+):
+    page = seasons["context"].new_page()
+    page.goto(f"{base_url}/players/{seasons['ace']}/")
     wait_ready(page)
-    page.locator(f'#ratings-table tr[data-name="{rated["ace"]}"] .player-link').click()
-    page.wait_for_url(f"**/players/{rated['ace']}/")
+    player = api(base_url, f"/api/players/{seasons['ace']}/")
+    now, then = player["seasons"]
+    cards = page.locator(".season-card")
+    expect(cards).to_have_count(2)
+    for card, season in zip((cards.first, cards.last), (now, then), strict=True):
+        expect(card).to_have_attribute("data-season", season["id"])
+        (ladder,) = season["ladders"]
+        badge = card.locator('.season-badge[data-preset="beginner"]')
+        expect(badge.locator(".league")).to_have_text(ladder["league"].capitalize())
+        expect(badge.locator(".season-rank")).to_have_text(f"#{ladder['rank']}")
+    expect(cards.first.locator(".season-current")).to_have_text("current")
+    expect(cards.last.locator(".season-rank")).to_have_text("#1")  # final
+    expect(cards.last.locator(".season-rank")).to_have_attribute(
+        "title", f"Final rank on the Beginner ladder of {then['name']}"
+    )
+
+    # The rating card: its league this season, and the chart with this season's start.
+    card = page.locator('.rating-card[data-preset="beginner"][data-variant="classic"]')
+    expect(card.locator(".rating-card-head .league")).to_have_text(
+        now["ladders"][0]["league"].capitalize()
+    )
+    start = card.locator(f'svg.rating-chart g.season-start[data-season="{now["id"]}"]')
+    expect(start).to_have_count(1)
+    expect(start.locator("text")).to_have_text(now["name"])
+    expect(card.locator("circle.point")).to_have_count(11)
+    shoot(page, "player-seasons.png")

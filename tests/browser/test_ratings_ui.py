@@ -22,7 +22,7 @@ from tests.browser.support import cell, expect, wait_changed, wait_ready
 
 pytestmark = pytest.mark.browser
 
-CHANGE = re.compile(r"^(\d+) → (\d+) \(([+\u2212±])(\d+)\)$")
+CHANGE = re.compile(r"^(\d+) → (\d+)(\??) \(([+\u2212±])(\d+)\)$")
 
 
 def open_rated_race(page, base_url: str, frame: dict) -> dict:
@@ -47,10 +47,13 @@ def wait_until_running(socket) -> None:
 
 
 def check_change(row, result: dict) -> None:
-    """The row's rating cell says result's rating_before → rating_after with the difference."""
-    text = row.locator("td.rating").inner_text()
-    before, after, sign, delta = CHANGE.match(text).groups()
+    """The row's rating cell says result's rating_before → rating_after (with "?" while
+    provisional) with the difference, and the league after the race (PROTOCOL.md 8)."""
+    text = row.locator("td.rating .rating-change").inner_text()
+    before, after, provisional, sign, delta = CHANGE.match(text).groups()
     assert (int(before), int(after)) == (result["rating_before"], result["rating_after"])
+    assert (provisional == "?") is result["provisional"]
+    assert row.locator("td.rating").get_attribute("data-league") == result["league"]
     signed = {"+": 1, "\u2212": -1, "±": 0}[sign] * int(delta)
     assert signed == result["rating_after"] - result["rating_before"]
 
@@ -86,6 +89,9 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
             row = page.locator(f'#results-table tr[data-name="{name}"]')
             expect(row.locator("td.rating")).to_contain_text("→")
             check_change(row, result)
+    # A newcomer's first race of the season: placement, said above the table too.
+    assert results[alice_name]["league"] == "placement"
+    expect(alice.locator("#results-league .league")).to_have_text("Placement")
     expect(alice.locator("#rematch-button")).to_be_visible()
     shoot(alice, "results-rating-changes.png")
     first_rating = results[alice_name]["rating_after"]
@@ -121,7 +127,8 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     assert [entry["rating"] for entry in rating["history"]] == [first_rating, last_rating]
     card = alice.locator('.rating-card[data-preset="beginner"][data-variant="classic"]')
     expect(card).to_be_visible()
-    expect(card.locator(".rating-value")).to_have_text(str(last_rating))
+    expect(card.locator(".rating-value")).to_have_text(f"{last_rating}? (provisional)")
+    expect(card.locator(".rating-card-head .league")).to_have_text("Placement")
     expect(card.locator(".provisional")).to_be_visible()
     expect(card.locator(".rating-games")).to_have_text("2 rated races")
     chart = card.locator("svg.rating-chart")

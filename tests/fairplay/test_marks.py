@@ -115,6 +115,7 @@ def test_a_marked_accounts_game_under_review_is_judged_and_its_later_games_count
 def test_a_marked_accounts_ratings_leave_the_lists_and_freeze():
     cheat, rival, third = account("cheat"), account("rival"), account("third")
     race_won_by(cheat, [rival])
+    Rating.objects.update(games=10)  # settled, so listed (PROTOCOL.md 8)
     listed = [entry["name"] for entry in ratings_table(preset="beginner")["entries"]]
     assert listed == ["cheat", "rival"]
 
@@ -139,6 +140,8 @@ def test_a_marked_accounts_ratings_leave_the_lists_and_freeze():
     change = RatingChange.objects.filter(user=cheat).latest("id")
     assert change.before == change.after == frozen.display
     assert rating_of(third).games == 0
+    Rating.objects.filter(frozen=False).update(games=10)
+    assert "third" in [e["name"] for e in ratings_table(preset="beginner")["entries"]]
     assert "cheat" not in [e["name"] for e in ratings_table(preset="beginner")["entries"]]
 
 

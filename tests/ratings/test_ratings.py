@@ -87,10 +87,14 @@ def test_a_rated_race_moves_its_accounts_ratings_and_game_over_shows_it(client):
 
     table = client.get("/api/ratings/beginner/").json()
     assert (table["preset"], table["variant"]) == ("beginner", "classic")
+    assert table["entries"] == []  # provisional after one race: not listed (PROTOCOL.md 8)
+    Rating.objects.update(games=10)  # as if settled: listed, with the current season's league
+    table = client.get("/api/ratings/beginner/").json()
     assert [(e["rank"], e["name"], e["games"], e["provisional"]) for e in table["entries"]] == [
-        (1, "ada", 1, True),
-        (2, "bob", 1, True),
+        (1, "ada", 10, False),
+        (2, "bob", 10, False),
     ]
+    assert {e["league"] for e in table["entries"]} == {"placement"}
     assert client.get("/api/ratings/beginner/?variant=no_guess").json()["entries"] == []
     page = client.get("/api/players/ada/").json()
     (current,) = page["ratings"]
@@ -98,6 +102,7 @@ def test_a_rated_race_moves_its_accounts_ratings_and_game_over_shows_it(client):
     assert current["history"] == [
         {"game": game.id, "at": current["history"][0]["at"], "rating": current["rating"]}
     ]
+    assert current["league"] == "placement"
 
 
 def test_variants_are_rated_apart_and_unrated_races_change_nothing(client):

@@ -103,6 +103,18 @@ export function getRatings(preset, variant = "classic") {
   return request("GET", `/api/ratings/${encodeURIComponent(preset)}/?${query}`);
 }
 
+/** GET /api/seasons/: every season, newest first (PROTOCOL.md 8). */
+export function getSeasons() {
+  return request("GET", "/api/seasons/");
+}
+
+/** GET /api/seasons/<id>/ladder/<preset>/?variant=: a season's ladder, and `you` when logged in. */
+export function getSeasonLadder(season, preset, variant = "classic") {
+  const query = new URLSearchParams({ variant });
+  const path = `${encodeURIComponent(season)}/ladder/${encodeURIComponent(preset)}`;
+  return request("GET", `/api/seasons/${path}/?${query}`);
+}
+
 /** GET /api/players/<name>/ */
 export function getPlayer(name) {
   return request("GET", `/api/players/${encodeURIComponent(name)}/`);

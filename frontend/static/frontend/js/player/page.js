@@ -1,13 +1,16 @@
 // A player's page: an account's ratings per preset and kind of board (provisional ones
-// marked) with each rating's history as a chart and a table, personal bests per preset (time
+// marked, each in its league this season) with each rating's history as a chart (season starts
+// and refunds marked) and a table, its seasons' leagues and ranks (player/seasons.js), personal bests per preset (time
 // and 3BV/s), on classic boards and, apart, on no-guess boards (once there is one), the
 // progress of its wins as charts (player/trend.js) and its whole history of ranked games with
 // filters (player/history.js). The filters and the charts' board live in the URL
 // (player/filters.js).
 import { accountBadge, replayLink, tableCell, timeElement } from "../core/elements.js";
 import { DASH, fixed, PRESET_LABELS, presetLabel, seconds } from "../core/format.js";
-import { getPlayer } from "../core/api.js";
+import { getPlayer, getSeasons } from "../core/api.js";
+import { leagueBadge, ratingParts } from "../core/leagues.js";
 import { racesText, ratingChart } from "./rating-chart.js";
+import { seasonCards } from "./seasons.js";
 import { FILTERS, formFilters, pushView, showFilters, viewFromUrl } from "./filters.js";
 import { noGuessTag, showHistory, startHistory } from "./history.js";
 import { showTrend, startTrend } from "./trend.js";
@@ -25,6 +28,8 @@ const noGuessSection = document.getElementById("player-no-guess-bests");
 const noGuessCards = document.getElementById("no-guess-best-cards");
 const ratingsSection = document.getElementById("player-ratings");
 const ratingCards = document.getElementById("rating-cards");
+const seasonsSection = document.getElementById("player-seasons");
+const seasonList = document.getElementById("season-cards");
 const historySection = document.getElementById("player-history");
 const filterForm = document.getElementById("history-filters");
 const applyButton = document.getElementById("filters-apply");
@@ -142,7 +147,7 @@ function historyTable(rating, label) {
   return table;
 }
 
-function ratingCard(rating, index) {
+function ratingCard(rating, index, seasons) {
   const card = document.createElement("article");
   card.className = "card rating-card";
   card.dataset.preset = rating.preset;
@@ -154,24 +159,29 @@ function ratingCard(rating, index) {
   title.textContent = label;
   if (rating.variant === "no_guess") title.append(" ", noGuessTag());
   head.append(title);
+  if (rating.league) head.append(leagueBadge(rating.league));
   if (rating.provisional) {
     const mark = document.createElement("span");
     mark.className = "provisional";
     mark.textContent = "provisional";
-    mark.title = "Fewer than 5 rated races: this rating is still settling";
+    mark.title = "Fewer than 10 rated races: this rating is still settling";
     head.append(mark);
   }
   const line = document.createElement("p");
   line.className = "rating-line";
   const value = document.createElement("span");
   value.className = "rating-value";
-  value.textContent = String(rating.rating);
+  value.replaceChildren(...ratingParts(rating.rating, rating.provisional, rating.games));
   const games = document.createElement("span");
   games.className = "rating-games";
   games.textContent = racesText(rating.games);
   line.append(value, games);
   const chartLabel = rating.variant === "no_guess" ? `${label} no-guess` : label;
-  const chart = ratingChart(rating.history ?? [], { label: chartLabel, id: `rating-${index}` });
+  const chart = ratingChart(rating.history ?? [], {
+    label: chartLabel,
+    id: `rating-${index}`,
+    seasons,
+  });
   const details = document.createElement("details");
   details.className = "rating-table";
   const summary = document.createElement("summary");
@@ -184,7 +194,7 @@ function ratingCard(rating, index) {
   return card;
 }
 
-function show(player) {
+function show(player, seasons) {
   nameElement.textContent = player.name;
   document.title = `Minerace — ${player.name}`;
   const mark = accountBadge(player.verified, player.bot);
@@ -195,8 +205,10 @@ function show(player) {
   markBadge.hidden = !player.marked;
   markedNote.hidden = !player.marked;
   const ratings = [...(player.ratings ?? [])].sort(byPresetAndVariant);
-  ratingCards.replaceChildren(...ratings.map(ratingCard));
+  ratingCards.replaceChildren(...ratings.map((rating, index) => ratingCard(rating, index, seasons)));
   ratingsSection.hidden = ratings.length === 0;
+  seasonList.replaceChildren(...seasonCards(player.seasons ?? []));
+  seasonsSection.hidden = (player.seasons ?? []).length === 0;
   bestCards.replaceChildren(...bestCardsOf(player.bests, "classic"));
   bestsSection.hidden = false;
   const noGuess = anyBest(player.no_guess_bests);
@@ -266,8 +278,12 @@ function startControls() {
 
 async function load() {
   try {
-    const player = await getPlayer(page.dataset.name);
-    show(player);
+    // The seasons' starts are marked on the rating charts; without them, the charts still show.
+    const [player, seasons] = await Promise.all([
+      getPlayer(page.dataset.name),
+      getSeasons().then((answer) => answer.seasons ?? [], () => []),
+    ]);
+    show(player, seasons);
     status.hidden = true;
     chartFallback = usualPreset(player);
     startControls();

@@ -1,6 +1,7 @@
 // A rating's history as a small inline SVG line chart (no library): one point per rated race
 // (and per refund), oldest on the left, the lowest and highest ratings labelled on the left and
-// the first and last dates below. Screen readers get a title and a description with the numbers (the page
+// the first and last dates below, each season's start (PROTOCOL.md 8) a dashed line between
+// the last race before it and the first after it, a refund a point of its own colour. Screen readers get a title and a description with the numbers (the page
 // also offers the history as a table).
 
 import { dateOf, round, svgElement } from "./chart-svg.js";
@@ -16,10 +17,25 @@ export function racesText(count) {
 }
 
 /**
- * The chart of `history` ([{game, at, rating}], oldest first). label: what is rated
- * ("Beginner"); id: a prefix unique in the page for the title and description ids.
+ * Where each season began within the history: [{season, index}], the season starting after
+ * point index - 1 and at or before point index. Pure, for the chart and its tests.
  */
-export function ratingChart(history, { label, id }) {
+export function seasonStarts(points, seasons) {
+  const starts = [];
+  for (const season of seasons ?? []) {
+    const start = Date.parse(season.starts_at);
+    const index = points.findIndex((entry) => Date.parse(entry.at) >= start);
+    if (index > 0) starts.push({ season, index });
+  }
+  return starts.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The chart of `history` ([{game, at, rating}], oldest first). label: what is rated
+ * ("Beginner"); id: a prefix unique in the page for the title and description ids; seasons:
+ * GET /api/seasons/'s list, whose starts are marked.
+ */
+export function ratingChart(history, { label, id, seasons = [] }) {
   const points = history.filter((entry) => typeof entry.rating === "number");
   const ratings = points.map((entry) => entry.rating);
   const low = Math.min(...ratings);
@@ -86,6 +102,19 @@ export function ratingChart(history, { label, id }) {
   }
   svg.append(guides);
 
+  // Season starts: the soft reset falls there, so the line often drops after it.
+  for (const { season, index } of seasonStarts(points, seasons)) {
+    const x = round((xOf(index - 1) + xOf(index)) / 2);
+    const mark = svgElement("g", { class: "season-start" });
+    mark.dataset.season = season.id;
+    mark.append(
+      svgElement("title", {}, `${season.name} began: every rating a little less certain`),
+      svgElement("line", { x1: x, x2: x, y1: PAD.top, y2: HEIGHT - PAD.bottom }),
+      svgElement("text", { x: x + 3, y: PAD.top + 8, "text-anchor": "start" }, season.name),
+    );
+    svg.append(mark);
+  }
+
   const coordinates = points.map((entry, index) => [round(xOf(index)), round(yOf(entry.rating))]);
   if (points.length > 1) {
     svg.append(
@@ -98,10 +127,11 @@ export function ratingChart(history, { label, id }) {
   let races = 0;
   points.forEach((entry, index) => {
     const [cx, cy] = coordinates[index];
-    const point = svgElement("circle", { class: "point", cx, cy, r: 4 });
+    const refund = entry.game === null;
+    const point = svgElement("circle", { class: refund ? "point refund" : "point", cx, cy, r: 4 });
     point.dataset.rating = String(entry.rating);
     // A refund (its game null) is rating given back after a cheater's mark, not a race.
-    const what = entry.game === null ? `Refund of ${entry.refund}` : `Race ${(races += 1)}`;
+    const what = refund ? `Refund of ${entry.refund}` : `Race ${(races += 1)}`;
     const label = `${what}, ${dateOf(entry.at)}: ${entry.rating}`;
     point.append(svgElement("title", {}, label));
     svg.append(point);

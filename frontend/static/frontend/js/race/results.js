@@ -19,6 +19,7 @@ import { EXPORT_TITLE, exportLink } from "../core/export-link.js";
 import { isBot } from "../core/elements.js";
 import { describeSize } from "../core/format.js";
 import { resultsTitle } from "./verdict.js";
+import { leagueBadge, leagueLabel, ratingText } from "../core/leagues.js";
 import {
   bbbvPerSecondText,
   bbbvText,
@@ -36,14 +37,25 @@ import {
 const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish", playing: "still playing" };
 const MINUS = "\u2212";
 
-/** "1000 → 1062 (+62)"; null for a guest (rated races only rate accounts). */
+/** "1000 → 1062? (+62)" ("?": still provisional); null for a guest (only accounts are rated). */
 export function ratingChange(result) {
   const before = result.rating_before;
   const after = result.rating_after;
   if (typeof before !== "number" || typeof after !== "number") return null;
   const delta = after - before;
   const sign = delta > 0 ? "+" : delta < 0 ? MINUS : "±";
-  return { text: `${before} → ${after} (${sign}${Math.abs(delta)})`, delta };
+  const shown = ratingText(after, result.provisional === true);
+  return { text: `${before} → ${shown} (${sign}${Math.abs(delta)})`, delta };
+}
+
+/** What the race did to a league (PROTOCOL.md 8): "Promoted to Gold", "Placed in Silver". */
+export function leagueNews(result) {
+  const { league, league_before: before, league_change: change } = result;
+  if (!league) return null;
+  if (change === "promotion") return `Promoted to ${leagueLabel(league)}`;
+  if (change === "demotion") return `Demoted to ${leagueLabel(league)}`;
+  if (before === "placement" && league !== "placement") return `Placed in ${leagueLabel(league)}`;
+  return null;
 }
 
 function fillRating(td, result) {
@@ -54,9 +66,29 @@ function fillRating(td, result) {
     td.dataset.change = "none";
     return;
   }
-  td.textContent = change.text;
-  td.title = `Rating before this race ${result.rating_before}, after it ${result.rating_after}`;
+  const text = document.createElement("span");
+  text.className = "rating-change";
+  text.textContent = change.text;
+  td.replaceChildren(text);
+  td.title =
+    `Rating before this race ${result.rating_before}, after it ${result.rating_after}` +
+    (result.provisional ? " (provisional: fewer than 10 rated races)" : "");
   td.dataset.change = change.delta > 0 ? "up" : change.delta < 0 ? "down" : "same";
+  if (result.league) {
+    const league = document.createElement("span");
+    league.className = "rating-league";
+    league.append(leagueBadge(result.league));
+    const news = leagueNews(result);
+    if (news) {
+      const tag = document.createElement("span");
+      tag.className = `league-news league-${result.league_change ?? "placed"}`;
+      tag.textContent = result.league_change === "demotion" ? "▼" : "▲";
+      tag.title = news;
+      league.append(" ", tag);
+    }
+    td.dataset.league = result.league;
+    td.append(league);
+  }
 }
 
 function cell(row, text, className = "", label = "") {
@@ -203,6 +235,7 @@ export class RaceResults {
     this.root.querySelector("#results-board").textContent =
       `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
     this.showNews(race, results);
+    this.showLeague(race, results);
     this.showExports(game, over ? results : []);
     this.root.querySelector("#seed-check").hidden = !over;
     if (over) this.showSeed(game);
@@ -246,6 +279,26 @@ export class RaceResults {
     link.href = leaderboardUrl(race.game);
     link.textContent = "See the leaderboard";
     element.replaceChildren(text, " ", link);
+  }
+
+  /** This browser's racer's league after a rated race: "Promoted to Gold!" or its league. */
+  showLeague(race, results) {
+    const element = this.root.querySelector("#results-league");
+    const mine = race.role === "player" ? results.find((row) => row.player === race.you) : null;
+    element.hidden = !mine?.league;
+    if (!mine?.league) return;
+    const news = leagueNews(mine);
+    element.dataset.change = mine.league_change ?? "";
+    const delta = mine.rating_after - mine.rating_before;
+    const sign = delta > 0 ? "+" : delta < 0 ? MINUS : "±";
+    const rating = `Rating ${ratingText(mine.rating_after, mine.provisional === true)} (${sign}${Math.abs(delta)})`;
+    if (news) {
+      element.replaceChildren(`${news}! `, leagueBadge(mine.league), ` · ${rating}`);
+    } else if (mine.league === "placement") {
+      element.replaceChildren(leagueBadge("placement"), ` ${rating} · five rated races this season place you in a league`);
+    } else {
+      element.replaceChildren(leagueBadge(mine.league), ` ${rating}`);
+    }
   }
 
   /** The game's analysis has come (null: it could not be had). */
