@@ -331,7 +331,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.exception("committed events could not be sent in game %s", self.game_id)
             await self.close(code=1011)
         finally:
+            await self.publish_committed(events)
+
+    async def publish_committed(self, events: list[Event]) -> None:
+        try:
             await publish(events, origin=self.channel_name)
+        except Exception:
+            # The layer refused and the outbox could not keep them (the database is gone too):
+            # the others see a gap in `seq` and re-sync; the answer already sent stands.
+            log.exception("committed events could not be published in game %s", self.game_id)
 
     async def send_own(self, events: list[Event], re: int | None, answer_kind: str | None) -> None:
         for event in events:

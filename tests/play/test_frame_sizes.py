@@ -81,3 +81,19 @@ async def test_a_committed_move_whose_answer_cannot_be_sent_closes_1011_not_inte
     row = await database_sync_to_async(Player.objects.get)(pk=welcome["you"])
     assert (row.moves_count, row.flags) == (1, 1)
     await twin.close()
+
+
+async def test_a_committed_move_stands_answered_when_its_events_cannot_be_published(monkeypatch):
+    """The layer refuses and the outbox fails too: the mover keeps its `cells`, and is not told
+    `internal` (it would send the move again)."""
+    client, welcome = await player(await create_game(preset="beginner"))
+
+    async def nowhere(events, origin=None):
+        raise RuntimeError("Redis and the database are both gone")
+
+    monkeypatch.setattr("games.play.consumers.publish", nowhere)
+    answer = await client.request({"type": "flag", "x": 0, "y": 0})
+    assert (answer["type"], answer["cells"]) == ("cells", [[0, 0, "F"]])
+    await client.nothing_more()
+    assert (await database_sync_to_async(Player.objects.get)(pk=welcome["you"])).flags == 1
+    await client.close()
