@@ -56,6 +56,7 @@ def assert_held_until_the_day_ends(page) -> None:
     expect(analysis).to_contain_text(re.compile(r"when the day is over.*00:00 UTC"))
     expect(page.locator("#result-seed")).to_contain_text("disclosed when the day is over")
     expect(page.locator("#game-info")).not_to_contain_text("unranked")
+    expect(page.locator("#result-export")).to_have_count(0)  # its file waits for midnight too
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -17,6 +17,9 @@ export const MAX_ZOOM_CELL_PX = 48;
 // start cell (or centre) is in view, however much of it that leaves off the screen: "Fit"
 // shows the whole board, smaller.
 export const TOUCH_CELL_PX = 24;
+// ... unless the whole board fits with cells of this size (intermediate on a phone): a finger
+// still hits them, and there is nothing to pan.
+const TOUCH_WHOLE_PX = 20;
 // Expert (30x16) gets 28-32 px on a 1366x768 laptop, with room for the results beside it;
 // small boards may grow larger. A player's cell_size setting replaces both.
 const MAX_CELL_PX = 32;
@@ -290,8 +293,9 @@ export class BoardView {
   /**
    * Size the cells to the viewport: the whole board visible when it fits with cells of at
    * least MIN_CELL_PX (no larger than the cell_size setting); otherwise the smallest cell,
-   * panning inside its frame. A zoom chosen by the player wins over the fitted size; the frame
-   * is kept inside the screen either way.
+   * panning inside its frame. On a touch screen a board that would fit only with cells under
+   * TOUCH_WHOLE_PX opens at TOUCH_CELL_PX instead, panning. A zoom chosen by the player (or
+   * "Fit") wins over either; the frame is kept inside the screen either way.
    */
   fit() {
     if (!this.width || !this.autoFit) return;
@@ -325,7 +329,8 @@ export class BoardView {
       (this.width > SMALL_BOARD_COLUMNS ? MAX_CELL_PX : MAX_SMALL_BOARD_CELL_PX);
     this.fittedPx = Math.max(MIN_CELL_PX, Math.min(largest, fitting));
     const touch = window.matchMedia("(pointer: coarse)").matches;
-    this.defaultPx = touch ? Math.max(this.fittedPx, Math.min(TOUCH_CELL_PX, largest)) : this.fittedPx;
+    const small = touch && this.fittedPx < TOUCH_WHOLE_PX;
+    this.defaultPx = small ? Math.min(TOUCH_CELL_PX, largest) : this.fittedPx;
     const size = this.zoomPx === "fit" ? this.fittedPx : this.zoomPx ?? this.defaultPx;
     this.cellPx = size;
     this.element.style.setProperty("--cell", `${size}px`);

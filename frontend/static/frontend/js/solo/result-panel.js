@@ -125,7 +125,8 @@ export class ResultPanel {
     const seedField = this.field("result-seed");
     seedField.textContent = seed ?? (heldUntil ? `disclosed ${heldUntil}` : DASH);
     seedField.classList.toggle("seed-held", !seed && Boolean(heldUntil));
-    this.showExport(result);
+    if (heldUntil) this.field("result-export-item")?.remove(); // 409 until the day is over
+    else this.showExport(result);
     this.showNews(result, own);
     this.element.hidden = false;
     this.element.scrollIntoView({ block: "nearest", behavior: "smooth" });
