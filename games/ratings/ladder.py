@@ -14,11 +14,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
-
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Variant
+from games.ratings.buckets import accounts_above
 from games.ratings.leagues import PLACEMENT_RACES, league_of
 from games.ratings.models import Season, SeasonRating
 from games.ratings.scale import provisional
@@ -64,16 +63,19 @@ def _entry(rank: int, row: SeasonRating, name: str) -> dict[str, Any]:
 
 
 def place_of(row: SeasonRating) -> int | None:
-    """An account's rank on its season's ladder (None: not on it): one more than the rows
-    above it, counted on the ladder's index."""
+    """An account's rank on its season's ladder (None: not on it): one more than the accounts
+    above it, summed from the ladder's buckets, and the ties with an older account."""
     if row.races < PLACEMENT_RACES or row.frozen:
         return None
-    above = (
+    above = accounts_above(
+        season_id=row.season_id, preset=row.preset, variant=row.variant, rating=row.rating
+    )
+    ties = (
         _ladder_rows(row.season, row.preset, row.variant)
-        .filter(Q(rating__gt=row.rating) | Q(rating=row.rating, user_id__lt=row.user_id))
+        .filter(rating=row.rating, user_id__lt=row.user_id)
         .count()
     )
-    return above + 1
+    return above + ties + 1
 
 
 def season_ladder(
