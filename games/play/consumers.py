@@ -46,6 +46,7 @@ from games.play import spectating
 from games.play.bot_driver import ensure_bots
 from games.play.frame_views import frame_view
 from games.play.presence_pass import ensure_presence
+from games.play.season_pass import ensure_season_pass
 from games.play.welcome import welcome_view
 from games.presence import services as presence
 from games.races import lifecycle, timers
@@ -111,6 +112,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         timers.ensure_reaper()
         delivery.ensure_relay()
         ensure_presence()
+        ensure_season_pass()
         ensure_bots()
 
     async def dispatch(self, message: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from games.models import Game, GameMode, GameStatus, Move, Player
 from games.races import serializers
 from games.races.vacancy import closed_lobbies
 from games.ratings.models import Rating
+from games.ratings.scale import provisional
 
 LOBBY_LIST_LIMIT = 50
 
@@ -74,14 +75,15 @@ def _with_players(games: list[Game], ratings: bool = False) -> list[dict[str, An
     if ratings:
         users = {p.user_id for ps in players.values() for p in ps if p.user_id is not None}
         shown = {
-            (r.user_id, r.preset, r.variant): r.display
-            for r in Rating.objects.filter(user_id__in=users, games__gt=0)
+            (r.user_id, r.preset, r.variant): (r.display, provisional(r.games))
+            for r in Rating.objects.filter(user_id__in=users, games__gt=0, frozen=False)
         }
         for game, state in zip(games, states, strict=True):
             user_of = {p.id: p.user_id for p in players[game.id]}
             for entry in state["players"]:
                 key = (user_of[entry["id"]], game.preset, game.variant)
-                entry["rating"] = shown.get(key)
+                # PROTOCOL.md 8: a provisional rating says so (pages show "1234?").
+                entry["rating"], entry["rating_provisional"] = shown.get(key, (None, None))
     return states
 
 

@@ -14,11 +14,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
-
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Variant
+from games.ratings.buckets import accounts_above
 from games.ratings.leagues import PLACEMENT_RACES, league_of
 from games.ratings.models import Season, SeasonRating
 from games.ratings.scale import provisional
@@ -51,29 +50,35 @@ def _ladder_rows(season: Season, preset: str, variant: str):
     )
 
 
-def _entry(rank: int, row: SeasonRating, name: str) -> dict[str, Any]:
+FIELDS = ("rating", "races", "wins", "games", "user__username")
+
+
+def _entry(rank: int | None, rating: int, races: int, wins: int, games: int, name: str) -> dict:
     return {
         "rank": rank,
         "name": name,
-        "rating": row.rating,
-        "provisional": provisional(row.games),
-        "league": league_of(row.rating, row.races),
-        "races": row.races,
-        "wins": row.wins,
+        "rating": rating,
+        "provisional": provisional(games),
+        "league": league_of(rating, races),
+        "races": races,
+        "wins": wins,
     }
 
 
 def place_of(row: SeasonRating) -> int | None:
-    """An account's rank on its season's ladder (None: not on it): one more than the rows
-    above it, counted on the ladder's index."""
+    """An account's rank on its season's ladder (None: not on it): one more than the accounts
+    above it, summed from the ladder's buckets, and the ties with an older account."""
     if row.races < PLACEMENT_RACES or row.frozen:
         return None
-    above = (
+    above = accounts_above(
+        season_id=row.season_id, preset=row.preset, variant=row.variant, rating=row.rating
+    )
+    ties = (
         _ladder_rows(row.season, row.preset, row.variant)
-        .filter(Q(rating__gt=row.rating) | Q(rating=row.rating, user_id__lt=row.user_id))
+        .filter(rating=row.rating, user_id__lt=row.user_id)
         .count()
     )
-    return above + 1
+    return above + ties + 1
 
 
 def season_ladder(
@@ -91,16 +96,15 @@ def season_ladder(
         season = Season.objects.filter(pk=season_id).first()
     if season is None:
         raise ServiceError("not_found", "no such season")
-    rows = list(
-        _ladder_rows(season, preset, variant)
-        .select_related("user")
-        .order_by("-rating", "user_id")[:LIMIT]
-    )
+    # Plain values, not models: the hundred rows are most of the answer's cost.
+    rows = _ladder_rows(season, preset, variant).order_by("-rating", "user_id")[:LIMIT]
     answer = {
         "season": season_view(season, now),
         "preset": preset,
         "variant": variant,
-        "entries": [_entry(rank, row, row.user.username) for rank, row in enumerate(rows, 1)],
+        "entries": [
+            _entry(rank, *values) for rank, values in enumerate(rows.values_list(*FIELDS), 1)
+        ],
     }
     if user_id is not None:
         answer["you"] = _you(season, preset, variant, user_id)
@@ -115,9 +119,10 @@ def _you(season: Season, preset: str, variant: str, user_id: int) -> dict[str, A
     )
     if row is None or row.frozen:
         return None
-    rank = place_of(row)
     # In placement: its league and counts, with no rank (it is not on the ladder yet).
-    return {**_entry(rank, row, row.user.username), "rank": rank}
+    return _entry(
+        place_of(row), row.rating, row.races, row.wins, row.games, row.user.get_username()
+    )
 
 
 def seasons_of(*, user_id: int, now: datetime) -> list[dict[str, Any]]:

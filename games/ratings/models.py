@@ -151,3 +151,25 @@ class SeasonRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.season_id} {self.preset}/{self.variant}: {self.rating}"
+
+
+class LadderBucket(models.Model):
+    """How many accounts stand on a season's ladder at one rating: an account's place is the
+    sum of the buckets above its rating (at most a few thousand rows) plus the ties before it,
+    never a count of the ladder itself (games.ratings.buckets)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    preset = models.CharField(max_length=16)
+    variant = models.CharField(max_length=16)
+    rating = models.IntegerField()
+    accounts = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "preset", "variant", "rating"], name="one_ladder_bucket"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_id} {self.preset}/{self.variant} {self.rating}: {self.accounts}"

@@ -25,6 +25,7 @@ from datetime import datetime
 
 from games.engine.presets import PRESETS
 from games.models import Variant
+from games.ratings.buckets import Moves, ladder_buckets_apply
 from games.ratings.models import Rating, RatingChange, RatingRefund
 from games.ratings.scale import STEP, display
 from games.ratings.seasons import season_rating_refunded, season_ratings_freeze
@@ -133,7 +134,8 @@ def ratings_settle_mark(
         .filter(user_id__in=accounts)
         .order_by("user_id", "id")
     }
-    _freeze(cheater_id, rows)
+    moves = Moves()  # on the seasons' ladders: applied once, at the end
+    _freeze(cheater_id, rows, moves)
     refunds = []
     for (user_id, preset, variant), due in sorted(owed.items()):
         row = rows.get((user_id, preset, variant))
@@ -149,13 +151,15 @@ def ratings_settle_mark(
         )  # fmt: skip
         RatingChange.objects.filter(id__in=due.changes).update(refund=refund)
         season_rating_refunded(
-            user_id=user_id, preset=preset, variant=variant, rating=row.display, now=now
-        )
+            user_id=user_id, preset=preset, variant=variant, rating=row.display, now=now,
+            moves=moves,
+        )  # fmt: skip
         refunds.append(refund)
+    ladder_buckets_apply(moves)
     return refunds
 
 
-def _freeze(cheater_id: int, rows: dict[Key, Rating]) -> None:
+def _freeze(cheater_id: int, rows: dict[Key, Rating], moves: Moves) -> None:
     """Every rating of the cheater frozen, one for each preset and variant."""
     for preset in PRESETS:
         for variant in Variant.values:
@@ -166,7 +170,7 @@ def _freeze(cheater_id: int, rows: dict[Key, Rating]) -> None:
                     defaults={**start, "display": display(**start)},
                 )  # fmt: skip
     Rating.objects.filter(user_id=cheater_id).update(frozen=True)
-    season_ratings_freeze(user_id=cheater_id)
+    season_ratings_freeze(user_id=cheater_id, moves=moves)
     for (user_id, _, _), row in rows.items():
         if user_id == cheater_id:
             row.frozen = True

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import ExpressionWrapper, F, FloatField, Value
 from django.db.models.functions import Greatest, Round
 
+from games.ratings.buckets import Moves, moved, on_ladder
 from games.ratings.leagues import league_of
 from games.ratings.models import Rating, Season, SeasonRating
 from games.ratings.scale import BASE, STEP
@@ -77,10 +78,11 @@ def ratings_soft_reset() -> int:
 
 def season_count(
     *, season: Season, user_id: int, preset: str, variant: str, won: bool, rating: int,
-    games: int, now: datetime,
+    games: int, now: datetime, moves: Moves,
 ) -> tuple[str, str]:  # fmt: skip
     """Count one rated race in the account's season (its rating row is locked by the caller,
-    so this row is never written twice at once); returns its league before and after."""
+    so this row is never written twice at once); returns its league before and after, and
+    adds its move on the ladder to `moves` (the caller applies them: games.ratings.buckets)."""
     row = (
         SeasonRating.objects.select_for_update()
         .filter(season=season, user_id=user_id, preset=preset, variant=variant)
@@ -91,25 +93,42 @@ def season_count(
             season=season, user_id=user_id, preset=preset, variant=variant, rating=rating
         )
     before = league_of(row.rating, row.races)
+    stood = on_ladder(row)
     row.races += 1
     row.wins += int(won)
     row.rating = rating
     row.games = games
     row.updated_at = now
     row.save()
+    moved(moves, stood, on_ladder(row))
     return before, league_of(row.rating, row.races)
 
 
 def season_rating_refunded(
-    *, user_id: int, preset: str, variant: str, rating: int, now: datetime
+    *, user_id: int, preset: str, variant: str, rating: int, now: datetime, moves: Moves
 ) -> None:
     """A refund moves the displayed rating: the account's current season shows it too."""
-    SeasonRating.objects.filter(
-        season__starts_at__lte=now, season__ends_at__gt=now,
-        user_id=user_id, preset=preset, variant=variant,
-    ).update(rating=rating)  # fmt: skip
+    row = (
+        SeasonRating.objects.select_for_update()
+        .filter(
+            season__starts_at__lte=now,
+            season__ends_at__gt=now,
+            user_id=user_id,
+            preset=preset,
+            variant=variant,
+        )
+        .first()
+    )
+    if row is None:
+        return
+    stood = on_ladder(row)
+    row.rating = rating
+    row.save(update_fields=["rating"])
+    moved(moves, stood, on_ladder(row))
 
 
-def season_ratings_freeze(*, user_id: int) -> None:
+def season_ratings_freeze(*, user_id: int, moves: Moves) -> None:
     """A marked account leaves every ladder, past ones too (PROTOCOL.md 8)."""
+    for row in SeasonRating.objects.select_for_update().filter(user_id=user_id, frozen=False):
+        moved(moves, on_ladder(row), None)
     SeasonRating.objects.filter(user_id=user_id).update(frozen=True)

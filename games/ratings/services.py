@@ -18,6 +18,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.models import Game, Player
+from games.ratings.buckets import Moves, ladder_buckets_apply
 from games.ratings.leagues import league_change
 from games.ratings.models import Rating, RatingChange
 from games.ratings.scale import display, provisional
@@ -46,6 +47,7 @@ def race_rate(
     now = now or game.finished_at or timezone.now()
     # Before any rating row is locked: a new season's soft reset locks them all.
     season = season_current(now=now)
+    moves = Moves()  # the accounts' moves on the season's ladder, applied at the end
     variant = game.variant
     rows: dict[str, Rating | None] = {}
     # Rows are locked in the order of their accounts, as a mark's refunds lock them
@@ -97,6 +99,7 @@ def race_rate(
             leagues = season_count(
                 season=season, user_id=row.user_id, preset=row.preset, variant=variant,
                 won=ranks[player.id] == 1, rating=row.display, games=row.games, now=now,
+                moves=moves,
             )  # fmt: skip
         RatingChange.objects.create(
             game=game, player=player, user_id=player.user_id, preset=game.preset,
@@ -104,6 +107,7 @@ def race_rate(
             league_before=leagues[0], league_after=leagues[1],
             games=row.games if row is not None else None, created_at=now,
         )  # fmt: skip
+    ladder_buckets_apply(moves)
 
 
 def _race_not_played(*, game: Game, players: list[Player]) -> None:

@@ -18,6 +18,7 @@ def ladder(tag: str, me_name: str) -> None:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
+    from games.ratings.buckets import ladder_buckets_rebuild
     from games.ratings.models import SeasonRating
     from games.ratings.season_calendar import season_span
     from games.ratings.seasons import season_current
@@ -49,6 +50,7 @@ def ladder(tag: str, me_name: str) -> None:
     SeasonRating.objects.create(season=season, user=me, preset="beginner", variant="classic",
                                 races=6, wins=2, rating=1061, games=8,
                                 updated_at=now)  # fmt: skip
+    ladder_buckets_rebuild(season=season)  # rows written past the services
 
 
 if __name__ == "__main__":

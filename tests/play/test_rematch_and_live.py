@@ -98,9 +98,10 @@ async def test_running_races_are_listed_most_watched_first(client):
         Player.objects.filter(game_id=quiet_id).order_by("joined_at").update(user=ada)
         games = client.get("/api/games/?status=running").json()["games"]
         quiet = next(g for g in games if g["id"] == quiet_id)
-        return [p["rating"] for p in quiet["players"]]
+        return [(p["rating"], p["rating_provisional"]) for p in quiet["players"]]
 
-    assert await rated_account_in_the_quiet_race() == [1600, 1600]  # both rows point at ada
+    # Both rows point at ada; 3 rated races: provisional (PROTOCOL.md 8), shown "1600?".
+    assert await rated_account_in_the_quiet_race() == [(1600, True), (1600, True)]
     assert await listed("lobby") == [lobby_id]
     bad = await database_sync_to_async(client.get)("/api/games/?status=finished")
     assert bad.status_code == 400 and bad.json()["error"]["field"] == "status"

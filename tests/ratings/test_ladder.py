@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from games.accounts.models import Account
 from games.fairplay.services import account_mark
-from games.ratings.models import Rating, Season, SeasonRating
+from games.ratings.buckets import ladder_buckets_rebuild
+from games.ratings.models import LadderBucket, Rating, Season, SeasonRating
 from games.ratings.seasons import season_current
 from tests.ratings.seasons_support import Q1, Q4, accounts, rate, settle
 
@@ -57,6 +58,7 @@ def fill(season: Season, ratings: dict, races: int = 5, **extra) -> None:
         SeasonRating.objects.create(season=season, user=user, preset="beginner",
                                     variant="classic", races=races, wins=1, rating=rating,
                                     games=12, updated_at=season.starts_at, **extra)  # fmt: skip
+    ladder_buckets_rebuild(season=season)  # written past the services: count them
 
 
 def test_seasons_newest_first_and_a_ladder_of_placed_accounts(client):
@@ -127,9 +129,36 @@ def test_a_finished_seasons_ladder_never_changes_but_a_marked_account_leaves(cli
     assert client.get("/api/seasons/2025-q4/ladder/beginner/").json()["entries"] == before
 
     account_mark(user_id=ada.pk)
+    assert kept_buckets() == rebuilt_buckets()  # a mark takes ada out of each one's bucket
     after = client.get("/api/seasons/2025-q4/ladder/beginner/").json()["entries"]
     assert [(e["rank"], e["name"]) for e in after] == [(1, "bob"), (2, "cat")]
     assert client.get("/api/players/ada/").json()["seasons"] == []
+
+
+def kept_buckets() -> dict:
+    return {
+        (b.season_id, b.preset, b.variant, b.rating): b.accounts
+        for b in LadderBucket.objects.exclude(accounts=0)
+    }
+
+
+def rebuilt_buckets() -> dict:
+    for season in Season.objects.all():
+        ladder_buckets_rebuild(season=season)
+    return kept_buckets()
+
+
+def test_the_ladders_buckets_follow_every_race_as_a_recount_would():
+    """An account's place is summed from buckets that race_rate keeps: moving along the
+    ladder, and onto it at its fifth race; the sums are what counting the rows gives."""
+    users = accounts(*(f"r{i}" for i in range(6)))
+    for minute in range(7):
+        order = users[minute % 6 :] + users[: minute % 6]
+        rate(order[:4], Q4 + timedelta(minutes=minute))
+    rate(users[:2], Q1)
+    kept = kept_buckets()
+    assert sum(kept.values()) == SeasonRating.objects.filter(races__gte=5).count() > 0
+    assert kept == rebuilt_buckets()
 
 
 def test_the_players_page_has_its_league_and_rank_per_season(client):

@@ -133,3 +133,19 @@ def test_a_newcomer_is_provisional_in_game_over_until_ten_races():
 )
 def test_the_season_length_is_a_setting():
     assert season_current(now=Q4).id == "2025-s11"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_each_workers_season_pass_makes_the_current_season():
+    """A worker's pass (games/play/season_pass.py) turns the season outside any race."""
+    from asgiref.sync import sync_to_async
+    from django.utils import timezone
+
+    from games.play.season_pass import season_pass
+    from games.ratings.season_calendar import season_span
+
+    await season_pass()
+    await season_pass()
+    rows = await sync_to_async(list)(Season.objects.all())
+    assert [row.id for row in rows] == [season_span(timezone.now()).id]
+    assert rows[0].reset_at is not None

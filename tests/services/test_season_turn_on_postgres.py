@@ -14,6 +14,7 @@ import sys
 import psycopg
 import pytest
 
+from games.ratings.scale import display
 from games.ratings.seasons import RESET_SIGMA
 from tests.support.servers import REPO_ROOT, base_env, migrate
 from tests.support.waiting import wait_until
@@ -44,11 +45,17 @@ def database(postgres):
 
 
 def sigmas(url: str) -> dict[str, float]:
+    """Each rating's sigma, checking its shown number was recomputed with it (mu is 30)."""
     with psycopg.connect(url) as conn:
         rows = conn.execute(
-            "SELECT u.username, r.sigma FROM ratings_rating r JOIN auth_user u ON u.id = r.user_id"
+            "SELECT u.username, r.sigma, r.display FROM ratings_rating r"
+            " JOIN auth_user u ON u.id = r.user_id"
         ).fetchall()
-    return dict(rows)
+    reset = {name for name, sigma in SIGMAS.items() if sigma < RESET_SIGMA}
+    for name, sigma, shown in rows:
+        if name in reset and sigma == pytest.approx(RESET_SIGMA):
+            assert shown == display(30, sigma), (name, shown)
+    return {name: sigma for name, sigma, _ in rows}
 
 
 def set_sigmas(url: str) -> None:

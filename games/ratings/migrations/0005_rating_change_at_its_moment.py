@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0004_seasons_and_leagues'),
+        ("ratings", "0004_seasons_and_leagues"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='ratingchange',
-            name='created_at',
+            model_name="ratingchange",
+            name="created_at",
             field=models.DateTimeField(default=django.utils.timezone.now),
         ),
     ]

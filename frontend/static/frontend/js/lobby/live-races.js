@@ -4,6 +4,7 @@
 import { runningRaces } from "../core/api.js";
 import { isBot } from "../core/elements.js";
 import { describeSize, minutesSeconds, presetLabel } from "../core/format.js";
+import { ratingText } from "../core/leagues.js";
 import { startRaceList } from "./race-list.js";
 
 const STATUS_MARK = { won: "✓ won", lost: "✕ lost", dnf: "out" };
@@ -43,8 +44,8 @@ function racerRow(player) {
   if (player.rating != null) {
     const rating = document.createElement("span");
     rating.className = "live-racer-rating";
-    rating.textContent = String(player.rating);
-    rating.title = `rating ${player.rating}`;
+    rating.textContent = ratingText(player.rating, player.rating_provisional === true);
+    rating.title = `rating ${player.rating}${player.rating_provisional ? " (provisional)" : ""}`;
     row.append(rating);
   }
   if (isBot(player)) {
@@ -73,7 +74,8 @@ function describeRacer(player) {
   const away = isAway(player);
   const bot = isBot(player) ? " (bot)" : away ? " (offline)" : "";
   const share = Math.round((100 * (player.revealed ?? 0)) / (player.safe_cells || 1));
-  const rating = player.rating != null ? ` (${player.rating})` : "";
+  const rating =
+    player.rating != null ? ` (${ratingText(player.rating, player.rating_provisional === true)})` : "";
   return `${player.name}${rating}${bot} ${STATUS_MARK[player.status] ?? `${share}%`}`;
 }
 
