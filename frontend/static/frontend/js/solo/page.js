@@ -58,6 +58,15 @@ async function showGameInfo(game) {
   if (run && state.game?.id === game.id) gameInfo.replaceChildren(...dailyRunHeader(game, run));
 }
 
+/**
+ * Whether `result` is this browser's player's: its own hello, or a held daily run watched,
+ * which the server allows its own player alone (another device of the account).
+ */
+function ownResult(result) {
+  if (state.role === "player") return result.player === state.you;
+  return state.role === "spectator" && held();
+}
+
 function focusPlayer() {
   return state.game?.players?.find((player) => player.id === state.focus) ?? null;
 }
@@ -72,7 +81,9 @@ function playable() {
 }
 
 function connectionText() {
-  if (state.role === "spectator") return ["spectating", "spectating"];
+  if (state.role === "spectator") {
+    return held() ? ["connected", "your run"] : ["spectating", "spectating"];
+  }
   const player = focusPlayer();
   return ["connected", player ? `playing as ${player.name}` : "connected"];
 }
@@ -113,7 +124,7 @@ function showGameOver({ results, seed, mine_cells: mineCells }) {
   const won = result?.status === "won";
   if (state.boardKnown) view.showMines(mineCells ?? null, won);
   if (result) {
-    const own = state.role === "player" && result.player === state.you;
+    const own = ownResult(result);
     const heldUntil = held() ? whenTheDayEnds(state.game, session.clock.now()) : null;
     resultPanel.show(result, { own, seed, heldUntil });
   }
@@ -126,7 +137,7 @@ function showGameOver({ results, seed, mine_cells: mineCells }) {
 
 /** The analysis of the shown result's player, and a mistake's safe cell on the board. */
 async function showAnalysis(result) {
-  const own = state.role === "player" && result.player === state.you;
+  const own = ownResult(result);
   if (held()) {
     resultPanel.analysisHeld(whenTheDayEnds(state.game, session.clock.now()));
     return;
