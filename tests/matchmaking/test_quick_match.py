@@ -80,7 +80,8 @@ async def test_two_seekers_are_matched_into_a_rated_race_that_starts_by_itself()
         assert welcome["type"] == "welcome" and welcome["game"]["rated"] is True
         clients.append(client)
     for client in clients:
-        while (await client.recv(timeout=3))["type"] != "started":
+        # The countdown (3 s) began at the match: wait past it with room for a loaded machine.
+        while (await client.recv(timeout=10))["type"] != "started":
             pass
         await client.close()
 
