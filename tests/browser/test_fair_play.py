@@ -168,6 +168,10 @@ def test_a_refund_shows_in_the_victims_rating_history(open_page, base_url, serve
     expect(card.locator("svg.rating-chart desc")).to_have_text(
         re.compile(r"^3 rated races and 1 refund, from 1041 to 1063")
     )
+    # On the chart, the refund is a point of its own (PROTOCOL.md 8: refunds marked).
+    marked = card.locator("svg.rating-chart circle.point.refund")
+    expect(marked).to_have_count(1)
+    expect(marked.locator("title")).to_contain_text("Refund of 35")
     expect(victim.locator("#player-mark")).to_be_hidden()
     shoot(victim, "fairplay-refund-history.png")
 

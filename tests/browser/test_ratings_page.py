@@ -120,3 +120,45 @@ def test_a_players_page_has_a_badge_per_season_and_the_seasons_start_on_its_char
     expect(start.locator("text")).to_have_text(now["name"])
     expect(card.locator("circle.point")).to_have_count(11)
     shoot(page, "player-seasons.png")
+
+
+LEAGUE_TEXT_JS = """async () => {
+  const { leagueNews, ratingChange } = await import("/static/frontend/js/race/results.js");
+  const { seasonStarts } = await import("/static/frontend/js/player/rating-chart.js");
+  const result = (league_before, league, league_change, provisional = false) => ({
+    rating_before: 1240, rating_after: 1262, provisional, league_before, league, league_change,
+  });
+  const points = ["2026-09-30T23:00:00.000Z", "2026-10-01T00:00:00.000Z",
+                  "2026-10-02T00:00:00.000Z"].map((at) => ({ at, rating: 1000 }));
+  return {
+    promoted: leagueNews(result("silver", "gold", "promotion")),
+    demoted: leagueNews(result("gold", "silver", "demotion")),
+    placed: leagueNews(result("placement", "silver", null)),
+    placing: leagueNews(result("placement", "placement", null)),
+    same: leagueNews(result("gold", "gold", null)),
+    guest: leagueNews({ rating_before: null, rating_after: null, league: null }),
+    change: ratingChange(result("gold", "gold", null, true)).text,
+    starts: seasonStarts(points, [
+      { id: "2026-q4", starts_at: "2026-10-01T00:00:00.000Z" },
+      { id: "2026-q3", starts_at: "2026-07-01T00:00:00.000Z" },
+    ]).map(({ season, index }) => [season.id, index]),
+  };
+}"""
+
+
+def test_the_words_for_a_league_change_and_where_a_season_starts(page, base_url):
+    """The race page's words for what a rated race did to a league (PROTOCOL.md 8), and where
+    the rating chart draws a season's start: before the first point at or after it."""
+    page.goto(base_url + "/ratings/")
+    wait_ready(page)
+    said = page.evaluate(LEAGUE_TEXT_JS)
+    assert said == {
+        "promoted": "Promoted to Gold",
+        "demoted": "Demoted to Silver",
+        "placed": "Placed in Silver",
+        "placing": None,
+        "same": None,
+        "guest": None,
+        "change": "1240 → 1262? (+22)",
+        "starts": [["2026-q4", 1]],  # Q3 began before the first point: no line
+    }

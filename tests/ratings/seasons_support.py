@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from games.accounts.models import AccountName
 from games.edge.validation import game_spec
-from games.models import Game
+from games.models import Game, GameStatus
 from games.names import name_skeleton
 from games.races import lifecycle
 from games.ratings.models import Rating
@@ -50,6 +50,8 @@ def rate(order: list, now: datetime, preset: str = "beginner", no_guess: bool = 
         ranks={p.id: rank for rank, p in enumerate(players, start=1)},
         now=now,
     )
+    # Ended at that moment, as a finished race (a mark's refunds look at when races ended).
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED, finished_at=now)
     return game
 
 

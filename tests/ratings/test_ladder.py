@@ -185,3 +185,22 @@ def test_ladder_errors(client):
     assert wrong.status_code == 400 and wrong.json()["error"]["field"] == "variant"
     assert client.get("/api/seasons/NOPE/ladder/beginner/").status_code == 404
     assert client.post("/api/seasons/", "{}", content_type="application/json").status_code == 405
+
+
+def test_a_refund_moves_the_season_rating_and_its_bucket(client):
+    """PROTOCOL.md 6.4 and 8: a refund raises the current season's rating as well, and the
+    ladder's buckets follow; the cheater leaves them."""
+    cheat, victim, other = accounts("cheat", "victim", "other")
+    now = timezone.now()
+    for minute in range(5):
+        rate([cheat, other, victim], now - timedelta(minutes=10 - minute))
+    before = SeasonRating.objects.get(user=victim).rating
+    account_mark(user_id=cheat.pk)
+    row = SeasonRating.objects.get(user=victim)
+    assert row.rating > before
+    assert row.rating == Rating.objects.get(user=victim).display
+    assert kept_buckets() == rebuilt_buckets()
+    names = [
+        e["name"] for e in client.get("/api/seasons/current/ladder/beginner/").json()["entries"]
+    ]
+    assert names == ["other", "victim"] or names == ["victim", "other"]

@@ -49,7 +49,8 @@ def test_a_race_counts_in_the_season_of_the_moment_it_is_rated():
     ada, bob = accounts("ada", "bob")
     rate([ada, bob], Q4)
     rate([bob, ada], Q4 + timedelta(days=1))
-    rate([ada, bob], Q1)
+    rate([ada, bob], Q1)  # the first race of 2026 Q1 turns the season itself
+    assert Season.objects.get(pk="2026-q1").reset_at == Q1
     counts = {
         (row.season_id, row.user.username): (row.races, row.wins)
         for row in SeasonRating.objects.select_related("user")
