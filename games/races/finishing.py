@@ -12,6 +12,7 @@ from datetime import datetime
 from games.events.event import Event, to_everyone
 from games.fairplay.services import game_screen
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
+from games.presence.selectors import came_too_late
 from games.races import serializers
 from games.races.results import standings
 from games.ratings.services import race_rate
@@ -55,7 +56,10 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     scores = [score_record(game=game, player=p, held=p.id in held) for p in players]
     placed = standings(game, players)
     if game.rated:  # the ratings change in this transaction, and game_over tells by how much
-        race_rate(game=game, players=players, ranks={p.player.id: p.rank for p in placed})
+        # A race a matched player never came to was not played by all (PROTOCOL.md 6.2).
+        played = not came_too_late(game=game, players=players)
+        ranks = {p.player.id: p.rank for p in placed}
+        race_rate(game=game, players=players, ranks=ranks, played=played)
     results = serializers.results(game, placed)
     news = {s.player_id: best_news(score=s) for s in scores if s is not None}
     for row in results:  # announced once, at the end: later games may beat them

@@ -20,12 +20,15 @@ from games.ratings.scale import display
 MODEL = PlackettLuce()
 
 
-def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> None:
+def race_rate(
+    *, game: Game, players: list[Player], ranks: dict[str, int], played: bool = True
+) -> None:
     """Update the ratings of a rated race's accounts; `ranks` is the ranking by player id.
 
     A race in which no racer made a move is not rated (PROTOCOL.md 6.2): each account's result
-    shows its rating unchanged, and no rating moves."""
-    if not any(p.moves_count > 0 for p in players):
+    shows its rating unchanged, and no rating moves. Nor is one the caller says was not played
+    (`played=False`: a matched player never came)."""
+    if not played or not any(p.moves_count > 0 for p in players):
         _race_not_played(game=game, players=players)
         return
     variant = game.variant
