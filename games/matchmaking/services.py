@@ -97,6 +97,13 @@ def seekers_renew() -> None:
     mine.filter(created_at__lte=settled).update(renewed_at=now)
 
 
+def seek_confirm(*, channel: str) -> None:
+    """Confirm one seek alive, from its own connection, once it is old enough to be paired."""
+    now = timezone.now()
+    settled = now - timedelta(seconds=settings.MINERACE["MATCH_CONFIRM_S"])
+    Seeker.objects.filter(channel=channel, created_at__lte=settled).update(renewed_at=now)
+
+
 def _fresh(now: datetime) -> dict[str, datetime]:
     """The filter of seeks that may be paired now: confirmed alive lately."""
     fresh = now - timedelta(seconds=settings.MINERACE["MATCH_FRESH_S"])

@@ -243,3 +243,18 @@ def test_a_seek_whose_worker_stopped_confirming_it_is_not_paired(settings):
     assert services.match_plan() == []
     assert services.race_group(seeker_ids=ids) == []  # a plan made before is refused too
     assert Seeker.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_seeks_own_connection_confirms_it_once_it_is_old_enough(settings):
+    from games.matchmaking import services
+
+    settings.MINERACE = {**settings.MINERACE, "MATCH_CONFIRM_S": 0.5, "MATCH_FRESH_S": 3}
+    ids = seekers(2)
+    for channel in ("s0", "s1"):
+        services.seek_confirm(channel=channel)  # at once: it proves nothing yet
+    assert services.match_plan() == []
+    Seeker.objects.update(created_at=timezone.now() - timedelta(seconds=0.6))
+    for channel in ("s0", "s1"):
+        services.seek_confirm(channel=channel)  # its consumer, MATCH_CONFIRM_S after the seek
+    assert [sorted(group) for group, _ in services.match_plan()] == [ids]
