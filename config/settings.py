@@ -308,6 +308,14 @@ MINERACE = {
     "MATCH_SIZE": env_int("MINERACE_MATCH_SIZE", 2),
     # A seeker alone this long races a bot near its rating instead.
     "MATCH_BOT_S": env_int("MINERACE_MATCH_BOT_S", 20),
+    # A seek is paired only while its lease is fresh: its worker confirmed it alive within the
+    # last MATCH_FRESH_S, the first time at least MATCH_CONFIRM_S after the seek (so a worker
+    # killed right after a seek never gets its seek paired). 0: the seek itself confirms.
+    "MATCH_CONFIRM_S": float(os.environ.get("MINERACE_MATCH_CONFIRM_S") or 0.5),
+    "MATCH_FRESH_S": float(os.environ.get("MINERACE_MATCH_FRESH_S") or 3),
+    # A matched player who has not said hello this long after the match: the race is not rated
+    # (PROTOCOL.md 6.2, a race nobody played).
+    "MATCH_HELLO_GRACE_S": float(os.environ.get("MINERACE_MATCH_HELLO_GRACE_S") or 10),
     # Processes per worker that search no-guess boards (0: in the worker's own thread).
     "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.

@@ -57,6 +57,9 @@ def _fast_game_settings(settings):
         "SPECTATOR_DELAY_MS": 0,
         "OUTBOX_RELAY_INTERVAL_S": 0,
         **GENEROUS_LIMITS,  # tests of the limits (tests/limits) set their own
+        # A seek is confirmed by itself: no wait for the worker's next pass (tests of the
+        # freshness rule, tests/matchmaking, set their own).
+        "MATCH_CONFIRM_S": 0,
         **SCREEN_LETS_PROGRAMS_THROUGH,
     }
     from games.limits import buckets, sockets

@@ -38,6 +38,7 @@ def group_of(preset: str, no_guess: bool) -> str:
 
 
 _passes: dict[asyncio.AbstractEventLoop, tuple[asyncio.Lock, list[bool]]] = {}
+_detached: set[asyncio.Task] = set()  # passes started by a connection, running on their own
 
 
 async def match_and_tell(channel_layer) -> None:
@@ -90,6 +91,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.waiting_sent: int | None = None
         self.last_count_at = 0.0
         self.count_task: asyncio.Task | None = None
+        self.confirm_task: asyncio.Task | None = None
         conf = settings.MINERACE
         self.bucket = Bucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
         self.address = client_address_of(self.scope)
@@ -107,8 +109,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         self.closed = True
         await sockets.socket_close(self.channel_name)
-        if self.count_task is not None:
-            self.count_task.cancel()
+        for task in (self.count_task, self.confirm_task):
+            if task is not None:
+                task.cancel()
         if self.seek is not None:
             self.seek = None
             await db(services.seek_cancel)(channel=self.channel_name)
@@ -167,6 +170,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             {"type": "seeking", **self.seek, "waiting": self.waiting_sent, "re": re}
         )
         await match_and_tell(self.channel_layer)
+        self.confirm_task = asyncio.ensure_future(self._confirm_soon())
+
+    async def _confirm_soon(self) -> None:
+        """Confirm this seek alive as soon as it may be (MATCH_CONFIRM_S after it), and try to
+        pair it then, rather than at the worker's next pass, up to a second later. The pass
+        runs apart: closing this connection cancels this task, and must not cut short a pass
+        that is making (and telling) other seekers' races."""
+        await asyncio.sleep(settings.MINERACE["MATCH_CONFIRM_S"])
+        if self.seek is not None and not self.closed:
+            await db(services.seek_confirm)(channel=self.channel_name)
+            task = asyncio.ensure_future(match_and_tell(self.channel_layer))
+            _detached.add(task)  # the loop keeps only a weak reference to a task
+            task.add_done_callback(_detached.discard)
 
     async def on_cancel(self, re: int | None) -> None:
         if self.seek is None:

@@ -24,6 +24,9 @@ class Seeker(models.Model):
     address = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
+    # When its worker last confirmed it alive (null: not yet). Only a seek confirmed lately is
+    # paired: a lease of 10 s alone would pair a seek whose worker died right after it.
+    renewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

@@ -4,6 +4,10 @@ Rows are the truth, so every worker's seekers are paired as if on one worker: th
 the live seekers with SELECT ... FOR UPDATE SKIP LOCKED (two workers' passes never take the
 same row), pairs them (pairing.py), creates each race already counting down, rated, its
 players ready, and deletes the rows, all in one transaction: nobody is put in two races.
+
+Only fresh seeks are paired: a seek's row outlives a worker killed with -9 by its lease, so a
+seek counts only once its worker has confirmed it alive, MATCH_CONFIRM_S after it was made at
+the earliest, and only while those confirmations (each pass, every second) keep coming.
 """
 
 from __future__ import annotations
@@ -69,9 +73,11 @@ def seek_start(
         row = Rating.objects.filter(user=user, preset=preset, variant=variant).first()
         rating = row.display if row is not None else BASE
     now = timezone.now()
+    confirmed = now if settings.MINERACE["MATCH_CONFIRM_S"] <= 0 else None
     return Seeker.objects.create(
         channel=channel, worker=WORKER, preset=preset, no_guess=no_guess, name=name,
         user=user, rating=rating, address=address[:64], created_at=now, expires_at=now + LEASE,
+        renewed_at=confirmed,
     )  # fmt: skip
 
 
@@ -81,7 +87,27 @@ def seek_cancel(*, channel: str) -> bool:
 
 
 def seekers_renew() -> None:
-    Seeker.objects.filter(worker=WORKER).update(expires_at=timezone.now() + LEASE)
+    """Extend this worker's seekers' leases, and confirm alive those old enough to be paired:
+    a seek is confirmed first MATCH_CONFIRM_S after it was made, so a confirmation always
+    shows its worker outlived the seek by that much."""
+    now = timezone.now()
+    mine = Seeker.objects.filter(worker=WORKER)
+    mine.update(expires_at=now + LEASE)
+    settled = now - timedelta(seconds=settings.MINERACE["MATCH_CONFIRM_S"])
+    mine.filter(created_at__lte=settled).update(renewed_at=now)
+
+
+def seek_confirm(*, channel: str) -> None:
+    """Confirm one seek alive, from its own connection, once it is old enough to be paired."""
+    now = timezone.now()
+    settled = now - timedelta(seconds=settings.MINERACE["MATCH_CONFIRM_S"])
+    Seeker.objects.filter(channel=channel, created_at__lte=settled).update(renewed_at=now)
+
+
+def _fresh(now: datetime) -> dict[str, datetime]:
+    """The filter of seeks that may be paired now: confirmed alive lately."""
+    fresh = now - timedelta(seconds=settings.MINERACE["MATCH_FRESH_S"])
+    return {"expires_at__gt": now, "renewed_at__gt": fresh}
 
 
 def waiting_counts() -> dict[tuple[str, bool], int]:
@@ -99,7 +125,7 @@ def match_plan() -> list[tuple[list[int], str | None]]:
     so no pass holds seekers it is not racing, and each race is told as soon as it commits."""
     now = timezone.now()
     Seeker.objects.filter(expires_at__lte=now).delete()  # a dead worker's seekers
-    rows = list(Seeker.objects.filter(expires_at__gt=now).order_by("created_at", "id"))
+    rows = list(Seeker.objects.filter(**_fresh(now)).order_by("created_at", "id"))
     # An account marked while it was seeking is never paired (PROTOCOL.md 6.4).
     marked = marked_user_ids(user_ids=[row.user_id for row in rows])
     rows = [row for row in rows if row.user_id not in marked]
@@ -129,11 +155,11 @@ def race_group(*, seeker_ids: list[int], bot: str | None = None) -> list[Matched
         with transaction.atomic():
             rows = list(
                 Seeker.objects.select_for_update(skip_locked=True)
-                .filter(id__in=seeker_ids, expires_at__gt=timezone.now())
+                .filter(id__in=seeker_ids, **_fresh(timezone.now()))
                 .order_by("created_at", "id")
             )
             if len(rows) != len(seeker_ids):
-                return []  # one left, was raced elsewhere, or is being raced right now
+                return []  # one left, went stale, was raced elsewhere, or is being raced now
             return _race_for(rows, timezone.now(), bot)
     except ServiceError as refused:  # a name the rules refuse: no race, the others go on
         log.warning("no race for seekers %s: %s", seeker_ids, refused)

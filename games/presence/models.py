@@ -42,6 +42,9 @@ class PlayerPresence(models.Model):
     online = models.BooleanField()
     since = models.DateTimeField()
     announced = models.BooleanField(default=True)  # False: a change held back (one a second)
+    # When the player first said hello in this game (null: never): a matched player who did
+    # not come within the grace leaves its race unrated (PROTOCOL.md 6.2).
+    came_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["online", "since"], name="presence_offline_since")]

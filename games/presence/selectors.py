@@ -61,3 +61,12 @@ def spectator_leases_lapsed(*, since: datetime, until: datetime) -> list[str]:
         role=Role.SPECTATOR, expires_at__gt=since, expires_at__lte=until
     )
     return list(lapsed.values_list("game_id", flat=True).distinct())
+
+
+def came_too_late(*, game: Game, players: list[Player]) -> list[str]:
+    """Race players who did not say hello within MATCH_HELLO_GRACE_S of the race's making:
+    matched players who never came (or came that late). A player with no presence row has not
+    been matched: it joined with a hello of its own."""
+    grace = timedelta(seconds=settings.MINERACE["MATCH_HELLO_GRACE_S"])
+    rows = PlayerPresence.objects.filter(player__in=players)
+    return [r.player_id for r in rows if r.came_at is None or r.came_at > game.created_at + grace]

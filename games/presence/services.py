@@ -43,7 +43,11 @@ def connection_open(*, channel: str, game_id: str, player_id: str | None, role: 
         defaults={"game_id": game_id, "player_id": player_id, "role": role,
                   "worker": WORKER, "expires_at": _lease(now)},
     )  # fmt: skip
-    return _settle(player_id, now) if player_id else []
+    if not player_id:
+        return []
+    events = _settle(player_id, now)
+    PlayerPresence.objects.filter(player_id=player_id, came_at=None).update(came_at=now)
+    return events
 
 
 def connection_close(*, channel: str) -> list[Event]:

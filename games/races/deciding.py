@@ -18,6 +18,7 @@ from datetime import datetime
 
 from games.events.event import Event, to_everyone
 from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
+from games.presence.selectors import came_too_late
 from games.races import serializers
 from games.races.results import Placed, decided_standings
 from games.ratings.services import race_rate
@@ -56,7 +57,9 @@ def race_decide(game: Game, players: list[Player], now: datetime) -> list[Event]
     game.deciding_racer = ""
     game.save(update_fields=["decided_at", "decided_places", "race_winner", "deciding_racer"])
     if game.rated:  # in this transaction: decided and game_over read the same numbers
-        race_rate(game=game, players=players, ranks=game.decided_places)
+        # A race a matched player never came to was not played by all (PROTOCOL.md 6.2).
+        played = not came_too_late(game=game, players=players)
+        race_rate(game=game, players=players, ranks=game.decided_places, now=now, played=played)
     events: list[Event] = []
     for hook in _HOOKS.values():
         events += hook(game, placed, now)

@@ -33,15 +33,21 @@ NO_RATING_CHANGE: dict[str, Any] = {
 
 
 def race_rate(
-    *, game: Game, players: list[Player], ranks: dict[str, int], now: datetime | None = None
+    *,
+    game: Game,
+    players: list[Player],
+    ranks: dict[str, int],
+    now: datetime | None = None,
+    played: bool = True,
 ) -> None:
     """Update the ratings of a rated race's accounts; `ranks` is the ranking by player id,
     `now` the moment the race is rated (default: its end, else the clock), which chooses the
     season it counts in (PROTOCOL.md 8).
 
     A race in which no racer made a move is not rated (PROTOCOL.md 6.2): each account's result
-    shows its rating unchanged, and no rating moves."""
-    if not any(p.moves_count > 0 for p in players):
+    shows its rating unchanged, and no rating moves. Nor is one the caller says was not played
+    (`played=False`: a matched player never came)."""
+    if not played or not any(p.moves_count > 0 for p in players):
         _race_not_played(game=game, players=players)
         return
     now = now or game.finished_at or timezone.now()

@@ -69,6 +69,9 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         # address, so two accounts can come from two addresses (PROTOCOL.md 6.2 never pairs two
         # accounts of one address in rated play). Without the header, the address is 127.0.0.1.
         "MINERACE_TRUSTED_PROXIES": "127.0.0.1",
+        # A matched player who says hello this late leaves its race unrated (PROTOCOL.md 6.2):
+        # a browser on a busy machine may take longer than the 10 s a client needs.
+        "MINERACE_MATCH_HELLO_GRACE_S": "120",
         **(LENIENT_SCREEN if lenient_screen else {}),
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough

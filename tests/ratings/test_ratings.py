@@ -208,3 +208,52 @@ def test_a_duel_with_a_cheater_marked_before_it_ends_moves_no_rating():
     assert rows["ada"]["rank"] == 2
     assert rows["ada"]["rating_after"] == rows["ada"]["rating_before"] == 1000
     assert Rating.objects.get(user=ada, preset="beginner").games == 0
+
+
+def matched(players, came_after_s: dict[str, float | None]) -> None:
+    """As quick match leaves its players (a presence row, offline from the match), then each
+    says hello that many seconds after the match (None: never)."""
+    from games.presence.models import PlayerPresence
+
+    for player in players:
+        game = player.game
+        after = came_after_s[player.name]
+        PlayerPresence.objects.create(
+            player=player, game_id=game.id, online=after is not None, since=game.created_at,
+            came_at=None if after is None else game.created_at + timedelta(seconds=after),
+        )  # fmt: skip
+
+
+def test_a_race_a_matched_player_never_came_to_is_not_rated(client):
+    """PROTOCOL.md 6.2: the one who came and won gains nothing, the no-show loses nothing."""
+    ada, bob = accounts("ada", "bob")
+    game, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)])
+    matched([p_ada, p_bob], {"ada": 1, "bob": None})
+    win(game, p_ada)
+    events = lifecycle.player_resign(player_id=p_bob.id)  # bob's dnf by ABANDON_S
+    rows = {
+        r["name"]: r for r in next(e for e in events if e.kind == "game_over").payload["results"]
+    }
+    for name in ("ada", "bob"):
+        assert rows[name]["rating_before"] == rows[name]["rating_after"] == 1000
+    assert not Rating.objects.filter(games__gt=0).exists()
+
+
+def test_a_race_a_matched_player_came_to_after_the_grace_is_not_rated(client, settings):
+    settings.MINERACE = {**settings.MINERACE, "MATCH_HELLO_GRACE_S": 10}
+    ada, bob = accounts("ada", "bob")
+    game, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)])
+    matched([p_ada, p_bob], {"ada": 1, "bob": 11})
+    win(game, p_ada)
+    lifecycle.player_resign(player_id=p_bob.id)
+    assert not Rating.objects.filter(games__gt=0).exists()
+
+
+def test_a_race_both_matched_players_came_to_in_time_is_rated(client, settings):
+    settings.MINERACE = {**settings.MINERACE, "MATCH_HELLO_GRACE_S": 10}
+    ada, bob = accounts("ada", "bob")
+    game, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)])
+    matched([p_ada, p_bob], {"ada": 1, "bob": 9})
+    win(game, p_ada)
+    lifecycle.player_resign(player_id=p_bob.id)
+    assert Rating.objects.filter(games=1).count() == 2

@@ -15,6 +15,7 @@ import pytest
 
 from tests.services.conftest import make_cluster
 from tests.services.racing import board, create_race, http_json, join, ready_and_start
+from tests.support.requirements import REQUIRE_SERVICES, require
 from tests.support.servers import PrivatePostgres
 from tests.support.waiting import async_wait_until
 from tests.support.wsclient import WsClient
@@ -37,6 +38,7 @@ DROP_WOULD_HAVE_COME_S = ABANDON_S + 2 * TTL_S + 2
 
 @pytest.fixture(scope="module")
 def private_postgres(needs_services):
+    require(PrivatePostgres.missing_reason(), REQUIRE_SERVICES)
     database = PrivatePostgres().create()
     yield database
     database.destroy()

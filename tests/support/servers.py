@@ -249,14 +249,28 @@ class PrivatePostgres:
         self.bin = self._binaries()
 
     @staticmethod
-    def _binaries() -> Path:
+    def missing_reason() -> str | None:
+        """Why no private cluster can be made here, or None."""
+        if PrivatePostgres._initdb() is None:
+            return "no initdb (PostgreSQL's server package) for a private cluster"
+        if os.geteuid() == 0 and shutil.which("runuser") is None:
+            return "running as root without runuser: initdb refuses root"
+        return None
+
+    @staticmethod
+    def _initdb() -> Path | None:
         found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
         if found:
-            return found[-1].parent
+            return found[-1]
         initdb = shutil.which("initdb")
+        return None if initdb is None else Path(initdb)
+
+    @staticmethod
+    def _binaries() -> Path:
+        initdb = PrivatePostgres._initdb()
         if initdb is None:
-            raise RuntimeError("no initdb: install PostgreSQL's server package")
-        return Path(initdb).parent
+            raise RuntimeError(PrivatePostgres.missing_reason())
+        return initdb.parent
 
     @property
     def url(self) -> str:
