@@ -63,8 +63,8 @@ def race_decide(game: Game, players: list[Player], now: datetime) -> list[Event]
     events: list[Event] = []
     for hook in _HOOKS.values():
         events += hook(game, placed, now)
-    payload = {"results": serializers.decided_results(game, players), "winner": game.race_winner}
-    payload["winner"] = payload["winner"] or None
+    results = serializers.decided_results(game, players)
+    payload = {"results": results, "winner": game.race_winner or None}
     return [to_everyone(game, "decided", payload, delayed=True), *events]
 
 

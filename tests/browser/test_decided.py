@@ -115,7 +115,7 @@ def test_the_winner_of_a_rated_duel_sees_the_verdict_while_the_other_plays_on(
         "You may play on or leave."
     )
     expect(bob.locator("#race-results")).to_be_hidden()
-    expect(bob.locator("#resign-button")).to_be_visible()
+    expect(bob.locator("#resign-button")).to_have_text("Leave")  # his place is final
     assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(bob, "decided-still-playing-phone.png")
     states = board_states(bob)
@@ -171,3 +171,28 @@ def test_a_race_nobody_won_is_worded_as_its_ranking_says(open_page, base_url):
     expect(watcher.locator("#results-title")).to_have_text("Nobody won the race · Ann placed first")
     shoot(ann, "nobody-won-desktop.png")
     shoot(watcher, "nobody-won-phone.png")
+
+
+def test_the_racer_left_alone_by_a_resignation_has_won_at_once(open_page, base_url):
+    """Issue 22.1: after the opponent resigned, the race stayed "Race on!" until the whole
+    board was cleared."""
+    game = api(base_url, "/api/games/",
+               {"mode": "race", "preset": "beginner", "max_players": 2})  # fmt: skip
+    url = base_url + game["page"]
+    ann = racer(open_page, "Ann")
+    ben = racer(open_page, "Ben")
+    ben.set_viewport_size(PHONE)
+    for page in (ann, ben):
+        join(page, url)
+    start_race([ann, ben])
+    resign(ben)
+    expect(ann.locator("#race-status")).to_have_text(
+        "You have won the race: every other racer is out. Clear the board for your time, or leave."
+    )
+    expect(ann.locator("#resign-button")).to_have_text("Leave")
+    expect(ben.locator("#results-title")).to_have_text("Ann won the race · you placed #2 of 2")
+    expect(ben.locator("#rematch-button")).to_be_disabled()  # until Ann stops
+    shoot(ben, "decided-by-resigning-phone.png")
+    resign(ann)
+    expect(ann.locator("#results-title")).to_have_text("You won the race!")
+    expect(ben.locator("#rematch-button")).to_be_enabled()

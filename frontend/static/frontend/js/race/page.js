@@ -87,7 +87,7 @@ function render() {
   } else {
     spectated.renderPlayers(race);
   }
-  resign.render(race.canMove());
+  resign.render(race.canMove(), race.isDecided());
   rematch.render(race);
   $("spectate-bar").hidden = !spectating();
   // A rated race's spectators see counts until the end (PROTOCOL.md 4): say why, and offer
