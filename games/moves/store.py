@@ -59,7 +59,14 @@ def read_player(player_id: str, lock: bool = False) -> PlayerState | None:
     """The player's row as it is now; `lock` holds it until the transaction ends (PostgreSQL;
     SQLite's writer lock covers the whole file)."""
     lock = lock and connection.features.has_select_for_update
-    sql = SELECT_PLAYER + " FOR UPDATE" if lock else SELECT_PLAYER
+    # FOR NO KEY UPDATE, as the move's own UPDATE takes: rows that point at the player (a
+    # decided race's rating change) may be written meanwhile (games.races.lifecycle._lock_player).
+    no_key = connection.features.has_select_for_no_key_update
+    sql = (
+        SELECT_PLAYER + (" FOR NO KEY UPDATE" if no_key else " FOR UPDATE")
+        if lock
+        else SELECT_PLAYER
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, {"player": player_id})
         row = cursor.fetchone()

@@ -28,8 +28,10 @@ def game_tick(*, game_id: str) -> list[Event]:
     now = timezone.now()
     if not _clock_due(Game.objects.filter(pk=game_id).first(), now):
         return []  # the common case (every API read asks): no lock, no write
-    players = list(
-        Player.objects.select_for_update(of=("self",)).filter(game_id=game_id).order_by("id")
+    players = list(  # no key: a deciding transaction's rating rows may still point at them
+        Player.objects.select_for_update(of=("self",), no_key=True)
+        .filter(game_id=game_id)
+        .order_by("id")
     )
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None or game.mode != GameMode.RACE:

@@ -197,7 +197,10 @@ def player_resume(*, game_id: str, token: Any) -> Player:
 
 
 def _lock_player(player_id: str) -> tuple[Player, Game]:
-    locked = Player.objects.select_for_update(of=("self",)).select_related("game")
+    """Lock a racer's row, FOR NO KEY UPDATE: a race decided meanwhile writes rows that point
+    at it (its rating change) under the game row's lock, which this caller waits for next; a
+    full FOR UPDATE would block that write, and the two would deadlock."""
+    locked = Player.objects.select_for_update(of=("self",), no_key=True).select_related("game")
     player = locked.filter(pk=player_id).first()
     if player is None:  # it left the lobby from another connection (or this one)
         raise ServiceError("not_a_player", "you are no longer in this game")

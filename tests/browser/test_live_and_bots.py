@@ -88,10 +88,15 @@ def test_race_a_bot_from_the_lobby_to_its_end(open_page, base_url):
         arg=[bot["id"], first],
     )
 
-    # The human gives up; the bot plays on to its own end, and the race is over.
+    # The human gives up: the race is decided at once (the bot first, PROTOCOL.md 2.2); the
+    # bot plays on to its own end, and then the race is over.
     page.click("#resign-button")
     page.click("#resign-yes")
-    expect(page.locator("#race-results")).to_be_visible(timeout=60_000)
+    expect(page.locator("#race-results")).to_be_visible()
+    expect(page.locator("#results-title")).to_have_text(
+        "Bot 2.8 3BV/s won the race · you placed #2 of 2"
+    )
+    expect(page.locator("#seed-check")).to_be_visible(timeout=60_000)  # game_over
     finished = api(base_url, f"/api/games/{game_id}/")
     assert finished["status"] == "finished"
     by_name = {row["name"]: row for row in finished["results"]}
