@@ -13,6 +13,7 @@ from games.events.event import Event, to_everyone
 from games.fairplay.services import game_screen
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
 from games.races import serializers
+from games.races.extensions import race_end_run
 from games.races.results import standings
 from games.ratings.services import race_rate
 from games.scores.records import best_news, score_record
@@ -56,10 +57,13 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     placed = standings(game, players)
     if game.rated:  # the ratings change in this transaction, and game_over tells by how much
         race_rate(game=game, players=players, ranks={p.player.id: p.rank for p in placed})
+    # What rooms above add to a race's end (a tournament's points), in this transaction: a
+    # worker killed after the commit loses none of it.
+    extra = race_end_run(game, placed, now) if game.mode == "race" else []
     results = serializers.results(game, placed)
     news = {s.player_id: best_news(score=s) for s in scores if s is not None}
     for row in results:  # announced once, at the end: later games may beat them
         row.update(news.get(row["player"], {"personal_best": None, "leaderboard_rank": None}))
     secrets = serializers.reveal_secrets(game) if game.secrets_open(now) else {}
     payload = {"results": results, **secrets}
-    return [to_everyone(game, "game_over", payload, delayed=True)]
+    return [to_everyone(game, "game_over", payload, delayed=True), *extra]

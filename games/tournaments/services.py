@@ -1,0 +1,259 @@
+"""Tournament use cases: create, join, withdraw, the waiting connections, the pairing pass and
+the end (PROTOCOL.md 7). Points are written by scoring_service, in the transaction that ends a
+race; the calendar by schedule.py.
+
+The pairing pass is quick match's (games.matchmaking): rows are the truth, so every worker
+pairs as if there were one. A pass takes the tournament's row and the waiting entries with
+SELECT ... FOR UPDATE SKIP LOCKED (a second worker's pass finds them taken and skips), makes
+each race with quick match's race_start (rated, its two players ready, the countdown begun),
+and marks the entries busy, all in one transaction: nobody is paired twice, and a worker
+killed with -9 mid-pass has its transaction rolled back by PostgreSQL, so the next pass, on
+any worker, takes over. Waiting connections are rows on a lease their worker renews.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.accounts.selectors import account_kind
+from games.errors import ServiceError
+from games.fairplay.selectors import is_marked, marked_user_ids
+from games.matchmaking.services import Entrant, race_start
+from games.runtime.worker import WORKER
+from games.tournaments import selectors
+from games.tournaments.models import ArenaRace, Entry, Tournament, Waiter
+from games.tournaments.pairing import Waiting, arena_pairs
+from games.tournaments.scoring import standing_key
+
+LEASE = timedelta(seconds=10)
+MAX_UPCOMING_PER_ACCOUNT = 3
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """What one paired player's connections are told."""
+
+    channels: list[str]
+    frame: dict[str, Any]
+
+
+def _account_may_play(user: Any) -> None:
+    """Tournaments are for people's accounts in good standing (PROTOCOL.md 6.1, 6.4)."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_logged_in", "log in to play in tournaments")
+    if account_kind(user=user).bot:
+        raise ServiceError("bot_forbidden", "bot accounts do not play in tournaments")
+    if is_marked(user):
+        raise ServiceError("marked", "this account is marked for cheating")
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    user: Any,
+    name: str,
+    preset: str,
+    no_guess: bool,
+    starts_at: datetime,
+    minutes: int,
+    private: bool,
+) -> Tournament:
+    """An account's own arena (the edge checked each field); at most 3 upcoming per account."""
+    _account_may_play(user)
+    upcoming = Tournament.objects.filter(creator=user, starts_at__gt=timezone.now())
+    if upcoming.count() >= MAX_UPCOMING_PER_ACCOUNT:
+        raise ServiceError(
+            "too_many_upcoming", f"at most {MAX_UPCOMING_PER_ACCOUNT} upcoming per account"
+        )
+    return Tournament.objects.create(
+        name=name, preset=preset, no_guess=no_guess, starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=minutes), private=private, creator=user,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def tournament_join(*, tournament_id: str, user: Any) -> dict[str, Any]:
+    """Join (or come back after a withdrawal, with the points it had): its standing row."""
+    _account_may_play(user)
+    tournament = selectors.tournament_get(tournament_id)
+    now = timezone.now()
+    if now >= tournament.ends_at:
+        raise ServiceError("finished", "the tournament is over")
+    entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
+    if entry is None:
+        try:
+            with transaction.atomic():
+                entry = Entry.objects.create(
+                    tournament=tournament, user=user, name=user.get_username(), joined_at=now,
+                    updated_at=now,
+                )  # fmt: skip
+        except IntegrityError:  # the same account joining from two places at once
+            entry = Entry.objects.select_for_update().get(tournament=tournament, user=user)
+    if entry.withdrawn:
+        entry.withdrawn = False
+        entry.updated_at = now
+        entry.save(update_fields=["withdrawn", "updated_at"])
+    return _row_of(tournament, user)
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament_id: str, user: Any) -> dict[str, Any]:
+    """No more pairings until it joins again; its points stay."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_logged_in", "log in to play in tournaments")
+    tournament = selectors.tournament_get(tournament_id)
+    if timezone.now() >= tournament.ends_at:
+        raise ServiceError("finished", "the tournament is over")
+    entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
+    if entry is None:
+        raise ServiceError("not_joined", "you have not joined this tournament")
+    if not entry.withdrawn:
+        entry.withdrawn = True
+        entry.updated_at = timezone.now()
+        entry.save(update_fields=["withdrawn", "updated_at"])
+    return _row_of(tournament, user)
+
+
+def _row_of(tournament: Tournament, user: Any) -> dict[str, Any]:
+    row = selectors.your_row(selectors.ranked_entries(tournament), user)
+    if row is None:  # a marked account has no standing; the edge refused it before
+        raise ServiceError("marked", "this account is marked for cheating")
+    return row
+
+
+# ---- waiting connections --------------------------------------------------------------------
+
+
+def waiter_open(*, channel: str, tournament_id: str, user: Any, address: str = "") -> None:
+    """A logged-in account's tournament connection: it waits while it has one (and has joined,
+    not withdrawn, and is in no race of the tournament)."""
+    if user is None or not user.is_authenticated:
+        return
+    Waiter.objects.update_or_create(
+        channel=channel,
+        defaults={
+            "worker": WORKER, "tournament_id": tournament_id, "user": user,
+            "address": address[:64], "expires_at": timezone.now() + LEASE,
+        },
+    )  # fmt: skip
+
+
+def waiter_close(*, channel: str) -> None:
+    Waiter.objects.filter(channel=channel).delete()
+
+
+def waiters_renew() -> None:
+    Waiter.objects.filter(worker=WORKER).update(expires_at=timezone.now() + LEASE)
+
+
+# ---- the pairing pass ----------------------------------------------------------------------
+
+
+def pair_pass(*, tournament_id: str) -> list[Paired]:
+    """Pair the tournament's waiting players now; what each paired player is told. Nothing
+    before the start or from `ends_at` on; nothing if another worker is in a pass of it."""
+    now = timezone.now()
+    with transaction.atomic():
+        tournament = (
+            Tournament.objects.select_for_update(skip_locked=True)
+            .filter(pk=tournament_id, starts_at__lte=now, ends_at__gt=now)
+            .first()
+        )
+        if tournament is None:
+            return []
+        Waiter.objects.filter(tournament=tournament, expires_at__lte=now).delete()
+        channels: dict[int, list[str]] = {}
+        addresses: dict[int, str] = {}
+        live = Waiter.objects.filter(tournament=tournament, expires_at__gt=now).order_by("id")
+        for user_id, channel, address in live.values_list("user_id", "channel", "address"):
+            channels.setdefault(user_id, []).append(channel)
+            addresses.setdefault(user_id, address)
+        entries = list(
+            Entry.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user")
+            .filter(tournament=tournament, user_id__in=list(channels), withdrawn=False, game_id="")
+        )
+        excluded = marked_user_ids(user_ids=[e.user_id for e in entries])
+        excluded |= _bot_ids([e.user_id for e in entries])
+        entries = [e for e in entries if e.user_id not in excluded]
+        entries.sort(
+            key=lambda e: standing_key(e.points, e.wins, e.win_time_ms, (e.joined_at, e.id))
+        )
+        by_id = {e.id: e for e in entries}
+        waiting = [
+            Waiting(e.id, e.user_id, addresses[e.user_id], e.last_opponent_id) for e in entries
+        ]
+        told: list[Paired] = []
+        for a, b in arena_pairs(waiting):
+            try:
+                with transaction.atomic():
+                    told += _race_for(tournament, by_id[a.key], by_id[b.key], now, channels)
+            except ServiceError as refused:  # this pair waits; the others go on
+                log.warning("no race for entries %s, %s: %s", a.key, b.key, refused)
+        return told
+
+
+def _bot_ids(user_ids: list[int]) -> set[int]:
+    from games.accounts.models import Account
+
+    return set(
+        Account.objects.filter(user_id__in=user_ids, bot=True).values_list("user_id", flat=True)
+    )
+
+
+def _race_for(
+    tournament: Tournament, a: Entry, b: Entry, now: datetime, channels: dict[int, list[str]]
+) -> list[Paired]:
+    state, seats = race_start(
+        preset=tournament.preset, no_guess=tournament.no_guess, now=now,
+        entrants=[Entrant(a.name, a.user), Entrant(b.name, b.user)],
+    )  # fmt: skip
+    ArenaRace.objects.create(game_id=state["id"], tournament=tournament, created_at=now)
+    told = []
+    for entry, seat, other in ((a, seats[0], b), (b, seats[1], a)):
+        frame = {"type": "paired", "game": state, "token": seat.token}
+        entry.game_id, entry.paired = state["id"], frame
+        entry.last_opponent_id = other.user_id
+        entry.updated_at = now
+        entry.save(update_fields=["game_id", "paired", "last_opponent", "updated_at"])
+        told.append(Paired(channels.get(entry.user_id, []), frame))
+    return told
+
+
+def running_with_waiters() -> list[str]:
+    """Tournaments running now with a live waiting connection (a pass has work there)."""
+    now = timezone.now()
+    return list(
+        Tournament.objects.filter(starts_at__lte=now, ends_at__gt=now, waiters__expires_at__gt=now)
+        .distinct()
+        .values_list("id", flat=True)
+    )
+
+
+def pending_paired(*, tournament_id: str, user_ids: set[int]) -> dict[int, dict[str, Any]]:
+    """The `paired` of each of these players in a race now, which its connections may not
+    have been told (another worker's pass, a lost message, a reconnection)."""
+    if not user_ids:
+        return {}
+    rows = Entry.objects.filter(
+        tournament_id=tournament_id, user_id__in=list(user_ids), paired__isnull=False
+    )
+    return dict(rows.values_list("user_id", "paired"))
+
+
+def tournament_finish(*, tournament_id: str) -> bool:
+    """Note the end once (the first pass after `ends_at`); True for that first time."""
+    now = timezone.now()
+    return (
+        Tournament.objects.filter(pk=tournament_id, ends_at__lte=now, finished_at=None).update(
+            finished_at=now
+        )
+        > 0
+    )
