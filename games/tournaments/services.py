@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.accounts.selectors import account_kind
@@ -44,6 +44,15 @@ class Paired:
     frame: dict[str, Any]
 
 
+def _writer_first() -> None:
+    """On SQLite, take the writer's lock at the start of this transaction. A transaction that
+    reads and then writes there fails at once ("database is locked", no waiting) when another
+    one wrote in between, as a worker's pass and a join do; PostgreSQL needs nothing."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE tournaments_tournament SET id = id WHERE 0")
+
+
 def _account_may_play(user: Any) -> None:
     """Tournaments are for people's accounts in good standing (PROTOCOL.md 6.1, 6.4)."""
     if user is None or not user.is_authenticated:
@@ -66,6 +75,7 @@ def tournament_create(
     private: bool,
 ) -> Tournament:
     """An account's own arena (the edge checked each field); at most 3 upcoming per account."""
+    _writer_first()
     _account_may_play(user)
     upcoming = Tournament.objects.filter(creator=user, starts_at__gt=timezone.now())
     if upcoming.count() >= MAX_UPCOMING_PER_ACCOUNT:
@@ -81,6 +91,7 @@ def tournament_create(
 @transaction.atomic
 def tournament_join(*, tournament_id: str, user: Any) -> dict[str, Any]:
     """Join (or come back after a withdrawal, with the points it had): its standing row."""
+    _writer_first()
     _account_may_play(user)
     tournament = selectors.tournament_get(tournament_id)
     now = timezone.now()
@@ -108,6 +119,7 @@ def tournament_withdraw(*, tournament_id: str, user: Any) -> dict[str, Any]:
     """No more pairings until it joins again; its points stay."""
     if user is None or not user.is_authenticated:
         raise ServiceError("not_logged_in", "log in to play in tournaments")
+    _writer_first()
     tournament = selectors.tournament_get(tournament_id)
     if timezone.now() >= tournament.ends_at:
         raise ServiceError("finished", "the tournament is over")
@@ -136,6 +148,12 @@ def waiter_open(*, channel: str, tournament_id: str, user: Any, address: str = "
     not withdrawn, and is in no race of the tournament)."""
     if user is None or not user.is_authenticated:
         return
+    with transaction.atomic():
+        _writer_first()
+        _waiter_write(channel, tournament_id, user, address)
+
+
+def _waiter_write(channel: str, tournament_id: str, user: Any, address: str) -> None:
     Waiter.objects.update_or_create(
         channel=channel,
         defaults={
@@ -163,6 +181,7 @@ def pair_pass(*, tournament_id: str) -> list[Paired]:
     before the start or from `ends_at` on; nothing if another worker is in a pass of it."""
     now = timezone.now()
     with transaction.atomic():
+        _writer_first()
         tournament = (
             # NO KEY UPDATE: a pass excludes other passes, never a connection's or a join's
             # insert, whose foreign key to the tournament takes a KEY SHARE lock on its row.

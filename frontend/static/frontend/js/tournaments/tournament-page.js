@@ -92,6 +92,7 @@ function showState(state, you) {
   view.you = you;
   $("arena-status").hidden = true;
   showSummary(state);
+  $("arena-clock").textContent = clockText(state);
   showRows(state.standings, state.players);
   if (state.podium) showFinished(state.podium);
 }
@@ -129,7 +130,7 @@ const socket = new GameSocket(socketUrl(`/ws/tournaments/${encodeURIComponent(id
   onStatus: (state) => {
     const line = $("connection");
     line.dataset.state = state;
-    line.textContent = state === "open" ? "live" : `${state}…`;
+    line.textContent = state === "open" ? "● live" : `${state}…`;
   },
 });
 let welcomed = false;
