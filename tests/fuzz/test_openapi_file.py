@@ -14,7 +14,8 @@ from games.urls import urlpatterns
 from tests.fuzz.edge_http import SPEC_PATH, assert_documented, request, spec
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-SAMPLES = {"game_id": "nosuchgame", "preset": "beginner", "name": "nobody", "day": "2001-01-01"}
+SAMPLES = {"game_id": "nosuchgame", "preset": "beginner", "name": "nobody", "day": "2001-01-01",
+           "tournament_id": "nosuchtournament"}  # fmt: skip
 
 
 def openapi_path(route: URLPattern) -> str:
