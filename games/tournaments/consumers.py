@@ -61,10 +61,37 @@ async def arena_pass(channel_layer: Any) -> None:
         await catch_up(tournament_id)
 
 
+_pairing: dict[str, list[bool]] = {}  # tournaments this worker is pairing: "once more" flags
+
+
 async def pair_and_tell(channel_layer: Any, tournament_id: str) -> None:
-    """One pairing pass of a tournament; each paired player hears `paired` on every one of
-    its connections, on whichever worker."""
-    for paired in await db(services.pair_pass)(tournament_id=tournament_id):
+    """Pair a tournament now, or, if this worker is pairing it, once more right after: each
+    paired player hears `paired` on every one of its connections, on whichever worker, as
+    soon as its race commits."""
+    again = _pairing.get(tournament_id)
+    if again is not None:
+        again[0] = True
+        return
+    again = _pairing[tournament_id] = [True]
+    try:
+        while again[0]:
+            again[0] = False
+            plan = await db(services.pair_plan)(tournament_id=tournament_id)
+            for ids in plan.pairs:
+                try:
+                    told = await db(services.pair_race)(
+                        tournament_id=tournament_id, entry_ids=ids, channels=plan.channels
+                    )
+                except Exception:  # a bug must not keep the other pairs from their races
+                    log.exception("no race for entries %s", ids)
+                    continue
+                await _tell(channel_layer, told)
+    finally:
+        _pairing.pop(tournament_id, None)
+
+
+async def _tell(channel_layer: Any, told: list[services.Paired]) -> None:
+    for paired in told:
         for channel in paired.channels:
             try:
                 await channel_layer.send(

@@ -3,12 +3,13 @@ the end (PROTOCOL.md 7). Points are written by scoring_service, in the transacti
 race; the calendar by schedule.py.
 
 The pairing pass is quick match's (games.matchmaking): rows are the truth, so every worker
-pairs as if there were one. A pass takes the tournament's row and the waiting entries with
-SELECT ... FOR UPDATE SKIP LOCKED (a second worker's pass finds them taken and skips), makes
-each race with quick match's race_start (rated, its two players ready, the countdown begun),
-and marks the entries busy, all in one transaction: nobody is paired twice, and a worker
-killed with -9 mid-pass has its transaction rolled back by PostgreSQL, so the next pass, on
-any worker, takes over. Waiting connections are rows on a lease their worker renews.
+pairs as if there were one. A pass plans the pairs from a read without locks, then races each
+pair in a transaction of its own: both entries taken with SELECT ... FOR UPDATE SKIP LOCKED (a
+second worker's pass finds them taken and skips that pair), the race made with quick match's
+race_start (rated, its two players ready, the countdown begun) and the entries marked busy:
+nobody is paired twice, and a worker killed with -9 mid-pass has that transaction rolled back
+by PostgreSQL, so the next pass, on any worker, takes over. Waiting connections are rows on a
+lease their worker renews.
 """
 
 from __future__ import annotations
@@ -176,51 +177,80 @@ def waiters_renew() -> None:
 # ---- the pairing pass ----------------------------------------------------------------------
 
 
-def pair_pass(*, tournament_id: str) -> list[Paired]:
-    """Pair the tournament's waiting players now; what each paired player is told. Nothing
-    before the start or from `ends_at` on; nothing if another worker is in a pass of it."""
+@dataclass(frozen=True)
+class Plan:
+    """Who should race whom now (entry ids, in standing order), and where each is told."""
+
+    pairs: list[tuple[int, int]]
+    channels: dict[int, list[str]]  # by account
+
+
+def pair_plan(*, tournament_id: str) -> Plan:
+    """Read without locks: the waiting entries in standing order, paired. Each pair is raced
+    in a transaction of its own (pair_race), so a pass holds nobody it is not racing, and each
+    race is told as soon as it commits. Nothing before the start or from `ends_at` on."""
     now = timezone.now()
-    with transaction.atomic():
-        _writer_first()
-        tournament = (
-            # NO KEY UPDATE: a pass excludes other passes, never a connection's or a join's
-            # insert, whose foreign key to the tournament takes a KEY SHARE lock on its row.
-            Tournament.objects.select_for_update(skip_locked=True, no_key=True)
-            .filter(pk=tournament_id, starts_at__lte=now, ends_at__gt=now)
-            .first()
+    running = Tournament.objects.filter(pk=tournament_id, starts_at__lte=now, ends_at__gt=now)
+    if not running.exists():
+        return Plan([], {})
+    Waiter.objects.filter(tournament_id=tournament_id, expires_at__lte=now).delete()
+    channels: dict[int, list[str]] = {}
+    addresses: dict[int, str] = {}
+    live = Waiter.objects.filter(tournament_id=tournament_id, expires_at__gt=now).order_by("id")
+    for user_id, channel, address in live.values_list("user_id", "channel", "address"):
+        channels.setdefault(user_id, []).append(channel)
+        addresses.setdefault(user_id, address)
+    entries = list(
+        Entry.objects.filter(
+            tournament_id=tournament_id, user_id__in=list(channels), withdrawn=False, game_id=""
         )
-        if tournament is None:
-            return []
-        Waiter.objects.filter(tournament=tournament, expires_at__lte=now).delete()
-        channels: dict[int, list[str]] = {}
-        addresses: dict[int, str] = {}
-        live = Waiter.objects.filter(tournament=tournament, expires_at__gt=now).order_by("id")
-        for user_id, channel, address in live.values_list("user_id", "channel", "address"):
-            channels.setdefault(user_id, []).append(channel)
-            addresses.setdefault(user_id, address)
-        entries = list(
-            Entry.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user")
-            .filter(tournament=tournament, user_id__in=list(channels), withdrawn=False, game_id="")
-        )
-        excluded = marked_user_ids(user_ids=[e.user_id for e in entries])
-        excluded |= _bot_ids([e.user_id for e in entries])
-        entries = [e for e in entries if e.user_id not in excluded]
-        entries.sort(
-            key=lambda e: standing_key(e.points, e.wins, e.win_time_ms, (e.joined_at, e.id))
-        )
-        by_id = {e.id: e for e in entries}
-        waiting = [
-            Waiting(e.id, e.user_id, addresses[e.user_id], e.last_opponent_id) for e in entries
-        ]
-        told: list[Paired] = []
-        for a, b in arena_pairs(waiting):
-            try:
-                with transaction.atomic():
-                    told += _race_for(tournament, by_id[a.key], by_id[b.key], now, channels)
-            except ServiceError as refused:  # this pair waits; the others go on
-                log.warning("no race for entries %s, %s: %s", a.key, b.key, refused)
-        return told
+    )
+    excluded = marked_user_ids(user_ids=[e.user_id for e in entries])
+    excluded |= _bot_ids([e.user_id for e in entries])
+    entries = [e for e in entries if e.user_id not in excluded]
+    entries.sort(key=lambda e: standing_key(e.points, e.wins, e.win_time_ms, (e.joined_at, e.id)))
+    waiting = [Waiting(e.id, e.user_id, addresses[e.user_id], e.last_opponent_id) for e in entries]
+    return Plan([(a.key, b.key) for a, b in arena_pairs(waiting)], channels)
+
+
+def pair_race(
+    *, tournament_id: str, entry_ids: tuple[int, int], channels: dict[int, list[str]]
+) -> list[Paired]:
+    """Race one planned pair if both are still free: their rows are taken FOR UPDATE SKIP
+    LOCKED (another worker racing either of them means: not this time) and marked busy with
+    the race's creation, in one transaction. Nobody is put in two races; a worker killed in
+    the middle has its transaction rolled back, and the next pass pairs them."""
+    try:
+        with transaction.atomic():
+            _writer_first()
+            now = timezone.now()
+            tournament = Tournament.objects.filter(
+                pk=tournament_id, starts_at__lte=now, ends_at__gt=now
+            ).first()
+            if tournament is None:
+                return []  # no race is created from `ends_at` on
+            rows = {
+                e.id: e
+                for e in Entry.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("user")
+                .filter(id__in=entry_ids, withdrawn=False, game_id="")
+            }
+            if len(rows) != 2:
+                return []  # raced elsewhere, withdrawn, or being raced right now
+            a, b = (rows[k] for k in entry_ids)
+            return _race_for(tournament, a, b, now, channels)
+    except ServiceError as refused:  # this pair waits; the others go on
+        log.warning("no race for entries %s: %s", entry_ids, refused)
+        return []
+
+
+def pair_pass(*, tournament_id: str) -> list[Paired]:
+    """A whole pass at once (plan, then each pair): what each paired player is told."""
+    plan = pair_plan(tournament_id=tournament_id)
+    told: list[Paired] = []
+    for ids in plan.pairs:
+        told += pair_race(tournament_id=tournament_id, entry_ids=ids, channels=plan.channels)
+    return told
 
 
 def _bot_ids(user_ids: list[int]) -> set[int]:

@@ -111,11 +111,14 @@ async def test_a_pass_killed_mid_way_and_a_killed_worker_stall_nobody(cluster, p
     tournament_id = new_arena(postgres.url)
     ann, bea, cid, dan = (joined(survivor, tournament_id, n) for n in ("kann", "kbea", "kcid",
                                                                       "kdan"))  # fmt: skip
-    # A pass stuck half-way on a worker about to die: it holds the tournament's row, so every
-    # other pass finds it taken and skips (FOR UPDATE SKIP LOCKED).
+    # A pass stuck half-way on a worker about to die: it has taken ann's and bea's entries to
+    # race them, so every other pass finds them taken and skips them (FOR UPDATE SKIP LOCKED).
     stuck = psycopg.connect(postgres.url)
-    stuck.execute("SELECT id FROM tournaments_tournament WHERE id = %s FOR NO KEY UPDATE",
-                  (tournament_id,))  # fmt: skip
+    stuck.execute(
+        "SELECT e.id FROM tournaments_entry e JOIN auth_user u ON u.id = e.user_id"
+        " WHERE e.tournament_id = %s AND u.username IN ('kann', 'kbea') FOR UPDATE OF e",
+        (tournament_id,),
+    )
     ann_ws = await waiting(survivor, tournament_id, ann)
     bea_ws = await waiting(survivor, tournament_id, bea)
     cid_ws = await waiting(victim, tournament_id, cid)

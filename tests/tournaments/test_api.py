@@ -55,7 +55,8 @@ def test_running_by_players_and_finished_newest_first():
         Entry.objects.create(tournament=busy, user=account(name), name=name,
                              joined_at=timezone.now(), updated_at=timezone.now())  # fmt: skip
     running = Client().get("/api/tournaments/?status=running").json()["tournaments"]
-    assert [(t["name"], t["players"]) for t in running][:2] == [("Busy", 2), ("Quiet", 0)]
+    ours = [(t["name"], t["players"]) for t in running if t["name"] in ("Busy", "Quiet")]
+    assert ours == [("Busy", 2), ("Quiet", 0)]
     now = timezone.now()
     arena(name="Old", starts_at=now - timedelta(hours=3), ends_at=now - timedelta(hours=2))
     arena(name="Newer", starts_at=now - timedelta(hours=2), ends_at=now - timedelta(hours=1))
