@@ -26,6 +26,7 @@ from games.accounts.selectors import account_kind
 from games.errors import ServiceError
 from games.fairplay.selectors import is_marked, marked_user_ids
 from games.matchmaking.services import Entrant, race_start
+from games.models import FINAL_PLAYER_STATUSES, Player
 from games.runtime.worker import WORKER
 from games.tournaments import selectors
 from games.tournaments.models import ArenaRace, Entry, Tournament, Waiter
@@ -291,14 +292,25 @@ def running_with_waiters() -> list[str]:
 
 
 def pending_paired(*, tournament_id: str, user_ids: set[int]) -> dict[int, dict[str, Any]]:
-    """The `paired` of each of these players in a race now, which its connections may not
-    have been told (another worker's pass, a lost message, a reconnection)."""
+    """The `paired` of each of these players still playing its race, which its connections
+    may not have been told (another worker's pass, a lost message, a reconnection). A player
+    whose own part is over (it won, lost or resigned while the other plays on) is not sent
+    back to it."""
     if not user_ids:
         return {}
     rows = Entry.objects.filter(
         tournament_id=tournament_id, user_id__in=list(user_ids), paired__isnull=False
     )
-    return dict(rows.values_list("user_id", "paired"))
+    pending = {user_id: (game_id, paired) for user_id, game_id, paired in
+               rows.values_list("user_id", "game_id", "paired")}  # fmt: skip
+    done = set(
+        Player.objects.filter(
+            game_id__in=[game_id for game_id, _ in pending.values()],
+            user_id__in=list(pending),
+            status__in=FINAL_PLAYER_STATUSES,
+        ).values_list("user_id", flat=True)
+    )
+    return {user_id: paired for user_id, (_, paired) in pending.items() if user_id not in done}
 
 
 def tournament_finish(*, tournament_id: str) -> bool:

@@ -198,3 +198,14 @@ def test_a_marked_account_leaves_the_standings_and_the_rest_rerank():
     account_mark(user_id=bea.pk)
     rows = selectors.tournament_state(tournament_id=tournament.id)["standings"]
     assert [(r["rank"], r["name"]) for r in rows] == [(1, "ann"), (2, "cid")]
+
+
+def test_a_racer_whose_part_is_over_is_not_sent_back_to_its_race():
+    tournament = arena()
+    (ann, bea), game_id = pair_two(tournament)
+    pending = services.pending_paired(tournament_id=tournament.id, user_ids={ann.id, bea.id})
+    assert {frame["game"]["id"] for frame in pending.values()} == {game_id}
+    game = start(game_id)
+    lose(game, player_of(game_id, ann))  # bea plays on: the race is not over
+    pending = services.pending_paired(tournament_id=tournament.id, user_ids={ann.id, bea.id})
+    assert list(pending) == [bea.id]
