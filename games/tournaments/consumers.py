@@ -12,6 +12,7 @@ the entry keeps what it was told until the race is scored.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -35,6 +36,7 @@ from games.tournaments.schedule import schedule_ensure
 log = logging.getLogger(__name__)
 
 SCHEDULE_EVERY_PASSES = 60
+PAIRS_AT_ONCE = 6  # races a worker's pass makes side by side (on SQLite they queue anyway)
 _watchers: dict[str, set[TournamentConsumer]] = {}  # this worker's connections by tournament
 _pushed: dict[str, Any] = {}  # the standings fingerprint each tournament was last pushed at
 _passes = [0]
@@ -77,17 +79,33 @@ async def pair_and_tell(channel_layer: Any, tournament_id: str) -> None:
         while again[0]:
             again[0] = False
             plan = await db(services.pair_plan)(tournament_id=tournament_id)
-            for ids in plan.pairs:
-                try:
-                    told = await db(services.pair_race)(
-                        tournament_id=tournament_id, entry_ids=ids, channels=plan.channels
-                    )
-                except Exception:  # a bug must not keep the other pairs from their races
-                    log.exception("no race for entries %s", ids)
-                    continue
-                await _tell(channel_layer, told)
+            # A few pairs at a time, best first: each is a short transaction of its own, and
+            # most of its time is spent waiting on PostgreSQL (docs/benchmarks.md 11).
+            slots = asyncio.Semaphore(PAIRS_AT_ONCE)
+            await asyncio.gather(
+                *(_race_and_tell(channel_layer, tournament_id, ids, plan, slots)
+                  for ids in plan.pairs)
+            )  # fmt: skip
     finally:
         _pairing.pop(tournament_id, None)
+
+
+async def _race_and_tell(
+    channel_layer: Any,
+    tournament_id: str,
+    ids: tuple[int, int],
+    plan: services.Plan,
+    slots: asyncio.Semaphore,
+) -> None:
+    async with slots:
+        try:
+            told = await db(services.pair_race)(
+                tournament_id=tournament_id, entry_ids=ids, channels=plan.channels
+            )
+        except Exception:  # a bug must not keep the other pairs from their races
+            log.exception("no race for entries %s", ids)
+            return
+    await _tell(channel_layer, told)
 
 
 async def _tell(channel_layer: Any, told: list[services.Paired]) -> None:
