@@ -81,6 +81,9 @@ def client_address(request: HttpRequest) -> str | None:
     return request.META.get("REMOTE_ADDR")
 
 
+USERNAME_KEY_LENGTH = 150
+
+
 def username_key(request: HttpRequest, credentials: dict | None = None) -> str | None:
     """AXES_USERNAME_CALLABLE: failures count per name whatever its case, as login matches."""
     field = settings.AXES_USERNAME_FORM_FIELD
@@ -88,7 +91,11 @@ def username_key(request: HttpRequest, credentials: dict | None = None) -> str |
         username = credentials.get(field)
     else:
         username = getattr(request, "POST", {}).get(field)
-    return username.casefold() if isinstance(username, str) else None
+    if not isinstance(username, str):
+        return None
+    # No account's name is longer than 150 characters: a longer one is kept at that length, so
+    # the failure's record fits its column (255) and still counts against the same key.
+    return username.casefold()[:USERNAME_KEY_LENGTH]
 
 
 class LoginAttemptsHandler(AxesDatabaseHandler):

@@ -77,10 +77,10 @@ def challenge_of(*, day: date, preset: str, now: datetime | None = None) -> Dail
 def may_count(*, user: Any, day: date) -> bool:
     """May this account's run on `day` count: did it exist before the day began, and has it
     played ESTABLISHED_RATED_RACES rated races (PROTOCOL.md 6.2)? A bot account's never does
-    (6.1), whatever it has behind it."""
+    (6.1), nor a marked account's (6.4), whatever it has behind it."""
     if user is None or not user.is_authenticated or user.date_joined >= day_start(day):
         return False
-    if account_kind(user=user).bot:
+    if account_kind(user=user).bot or is_marked(user):
         return False
     rated = Rating.objects.filter(user=user).aggregate(races=Sum("games"))["races"] or 0
     return rated >= ESTABLISHED_RATED_RACES
@@ -108,10 +108,8 @@ def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
             seed_commitment=challenge.seed_commitment, safe_x=challenge.start_x,
             safe_y=challenge.start_y, secrets_at=day_end(challenge.day),
         )  # fmt: skip
-        # Established, and not marked for cheating (PROTOCOL.md 6.2 and 6.4).
         counted = (
             may_count(user=user, day=challenge.day)
-            and not is_marked(user)
             and not challenge.runs.filter(user=user, counted=True).exists()
         )
         try:

@@ -4,7 +4,9 @@ Every account's rating for the race's preset and variant is updated from the rac
 (ties share a rank) with OpenSkill's Plackett-Luce model; a guest takes part at the default
 rating and keeps nothing. The change is written per player, so game_over, the results page and
 the player's history all read the same numbers. A marked account's ratings are frozen
-(games.fairplay): it still counts at its rating for the others, and its own never moves.
+(games.fairplay) and it is left out of any race rated after its mark: the others are rated among
+themselves, by their own order, so nobody loses rating to a known cheater that no refund would
+give back (refunds cover only races that ended before the mark).
 """
 
 from __future__ import annotations
@@ -47,17 +49,29 @@ def race_rate(*, game: Game, players: list[Player], ranks: dict[str, int]) -> No
             },
         )
         rows[player.id] = row
+    cheaters = [p for p in players if rows[p.id] is not None and rows[p.id].frozen]
+    others = [p for p in players if p not in cheaters]
+    if cheaters and len(others) < 2:  # nobody left to rate against
+        _race_not_played(game=game, players=players)
+        return
     teams = [
         [MODEL.rating(mu=row.mu, sigma=row.sigma) if row else MODEL.rating()]
-        for row in (rows[p.id] for p in players)
+        for row in (rows[p.id] for p in others)
     ]
-    rated = MODEL.rate(teams, ranks=[ranks[p.id] for p in players])
-    for player, [new] in zip(players, rated, strict=True):
+    rated = dict(
+        zip(
+            (p.id for p in others),
+            MODEL.rate(teams, ranks=[ranks[p.id] for p in others]),
+            strict=True,
+        )
+    )
+    for player in players:
         row = rows[player.id]
         before = after = None
         if row is not None:
             before = after = row.display
-        if row is not None and not row.frozen:
+        if row is not None and player.id in rated:
+            [new] = rated[player.id]
             row.mu, row.sigma = new.mu, new.sigma
             row.display = after = display(new.mu, new.sigma)
             row.games += 1

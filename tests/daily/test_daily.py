@@ -212,3 +212,15 @@ def test_only_an_established_accounts_run_counts_and_guests_play_past_days_only(
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "not_logged_in"
     assert guest.get("/api/daily/").json()["may_count"] is False
     assert DailyRun.objects.count() == 3
+
+
+def test_a_marked_account_is_told_its_runs_do_not_count():
+    """A marked account's runs are practice (PROTOCOL.md 6.4), and GET /api/daily/ says so
+    before it plays: `may_count` agrees with what a run does."""
+    from games.fairplay.services import account_mark
+
+    cheat = logged_in("cheat")
+    assert cheat.get("/api/daily/").json()["may_count"] is True
+    account_mark(user_id=get_user_model().objects.get(username="cheat").pk)
+    assert cheat.get("/api/daily/").json()["may_count"] is False
+    assert start_run(cheat)["counted"] is False

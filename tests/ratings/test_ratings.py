@@ -168,3 +168,38 @@ def game_tick_past_limit(game: Game) -> None:
 def game_over_results(game: Game) -> list[dict]:
     game.refresh_from_db()
     return game_public(game, list(game.players.order_by("joined_at")))["results"]
+
+
+def test_a_race_that_ends_after_a_racers_mark_leaves_the_cheater_out():
+    """A racer marked during the race (PROTOCOL.md 6.4: its ratings frozen) takes no rating
+    from anyone: no refund would give back a loss in a race that ended after the mark, so the
+    others are rated among themselves, by their own order."""
+    from games.fairplay.services import account_mark
+
+    ada, bob, cheat = accounts("ada", "bob", "cheat")
+    game, (p_ada, p_bob, p_cheat) = rated_race([("ada", ada), ("bob", bob), ("cheat", cheat)])
+    move_apply(player_id=p_ada.id, move=Reveal(*game.safe_cell))
+    account_mark(user_id=cheat.pk)
+    win(game, p_cheat)
+    lifecycle.player_resign(player_id=p_bob.id)
+    game_tick_past_limit(game)
+    rows = {r["name"]: r for r in game_over_results(game)}
+    assert [rows[n]["rank"] for n in ("cheat", "ada", "bob")] == [1, 2, 3]
+    assert rows["ada"]["rating_after"] > rows["ada"]["rating_before"] == 1000  # first of the two
+    assert rows["bob"]["rating_after"] < 1000
+    assert rows["cheat"]["rating_after"] == rows["cheat"]["rating_before"]
+
+
+def test_a_duel_with_a_cheater_marked_before_it_ends_moves_no_rating():
+    from games.fairplay.services import account_mark
+
+    ada, cheat = accounts("ada", "cheat")
+    game, (p_ada, p_cheat) = rated_race([("ada", ada), ("cheat", cheat)])
+    move_apply(player_id=p_ada.id, move=Reveal(*game.safe_cell))
+    account_mark(user_id=cheat.pk)
+    win(game, p_cheat)
+    game_tick_past_limit(game)
+    rows = {r["name"]: r for r in game_over_results(game)}
+    assert rows["ada"]["rank"] == 2
+    assert rows["ada"]["rating_after"] == rows["ada"]["rating_before"] == 1000
+    assert Rating.objects.get(user=ada, preset="beginner").games == 0

@@ -32,12 +32,24 @@ export function playerLink(name) {
 }
 
 /** The mark beside a name: a registered account, or a guest. */
-export function accountBadge(verified) {
+export function accountBadge(verified, bot = false) {
   const badge = document.createElement("span");
+  if (bot) {
+    badge.className = "badge badge-bot";
+    badge.textContent = "bot";
+    badge.title = "A bot account: a program that plays in the open, never ranked or rated";
+    return badge;
+  }
   badge.className = verified ? "badge badge-verified" : "badge badge-guest";
   badge.textContent = verified ? "✓ verified" : "guest";
   badge.title = verified ? "Played from a registered account" : "Played as a guest";
   return badge;
+}
+
+/** Whether a player is a program: one of the server's own bots (`is_bot`) or a declared bot
+ * account (`bot`, PROTOCOL 6.1). Pages tag both alike. */
+export function isBot(player) {
+  return Boolean(player?.is_bot || player?.bot);
 }
 
 /** A link to a game's replay page. */

@@ -2,6 +2,7 @@
 // each with its racers' progress (bots marked, the offline dimmed), its spectators and its tags.
 // A click anywhere on a race opens its page as a spectator.
 import { runningRaces } from "../core/api.js";
+import { isBot } from "../core/elements.js";
 import { describeSize, minutesSeconds, presetLabel } from "../core/format.js";
 import { startRaceList } from "./race-list.js";
 
@@ -46,7 +47,7 @@ function racerRow(player) {
     rating.title = `rating ${player.rating}`;
     row.append(rating);
   }
-  if (player.is_bot) {
+  if (isBot(player)) {
     const bot = document.createElement("span");
     bot.className = "tag tag-bot";
     bot.textContent = "Bot";
@@ -70,7 +71,7 @@ function racerRow(player) {
 
 function describeRacer(player) {
   const away = isAway(player);
-  const bot = player.is_bot ? " (bot)" : away ? " (offline)" : "";
+  const bot = isBot(player) ? " (bot)" : away ? " (offline)" : "";
   const share = Math.round((100 * (player.revealed ?? 0)) / (player.safe_cells || 1));
   const rating = player.rating != null ? ` (${player.rating})` : "";
   return `${player.name}${rating}${bot} ${STATUS_MARK[player.status] ?? `${share}%`}`;

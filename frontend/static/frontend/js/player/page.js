@@ -187,7 +187,7 @@ function ratingCard(rating, index) {
 function show(player) {
   nameElement.textContent = player.name;
   document.title = `Minerace — ${player.name}`;
-  const mark = accountBadge(player.verified);
+  const mark = accountBadge(player.verified, player.bot);
   badge.className = mark.className;
   badge.textContent = mark.textContent;
   badge.title = mark.title;

@@ -1,6 +1,7 @@
 // The race's waiting room: who is in and ready (bots tagged, the offline with the time they
 // leave at), the ready timeout while it runs, the Ready and Leave buttons, and the links to
 // share (join, or watch with ?watch=1), each with a copy button.
+import { isBot } from "../core/elements.js";
 import { createBotTag, createPresence, fillPresence, setCountdown } from "./presence.js";
 
 /** Copy text to the clipboard; falls back to selecting the input for the old way. */
@@ -114,7 +115,7 @@ export class LobbyPanel {
         you.textContent = "you";
         item.append(you);
       }
-      if (player.is_bot) item.append(createBotTag());
+      if (isBot(player)) item.append(createBotTag());
       const presence = createPresence();
       fillPresence(presence, race, player, this.now());
       item.dataset.online = presence.hidden ? "" : "0";

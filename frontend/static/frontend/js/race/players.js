@@ -3,6 +3,7 @@
 // a player's board (#opponents) and above each board a spectator watches. Rows are updated in
 // place (core/keyed-list.js), so the bars animate as they grow.
 import { seconds } from "../core/format.js";
+import { isBot } from "../core/elements.js";
 import { KeyedList } from "../core/keyed-list.js";
 import { createBotTag, createPresence, fillPresence, isOffline } from "./presence.js";
 
@@ -66,7 +67,7 @@ export function fillRacer(row, player, { you = false, race = null, nowMs = Date.
   const name = row.querySelector(".racer-name");
   name.textContent = player.name;
   name.dataset.you = you ? "1" : "";
-  row.querySelector(".tag-bot").hidden = !player.is_bot;
+  row.querySelector(".tag-bot").hidden = !isBot(player);
   row.querySelector(".racer-status").textContent = statusText(player);
   const presence = row.querySelector(".presence");
   if (race) fillPresence(presence, race, player, nowMs);

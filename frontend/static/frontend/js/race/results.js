@@ -16,6 +16,7 @@ import {
 } from "../core/analysis.js";
 import { commitmentVerdict } from "../core/commitment.js";
 import { EXPORT_TITLE, exportLink } from "../core/export-link.js";
+import { isBot } from "../core/elements.js";
 import { describeSize } from "../core/format.js";
 import {
   bbbvPerSecondText,
@@ -154,7 +155,7 @@ export class RaceResults {
       if (result.player === race.you) row.classList.add("me");
       cell(row, String(result.rank), "rank");
       const name = cell(row, result.name, "name");
-      if (race.player(result.player)?.is_bot) {
+      if (isBot(race.player(result.player)) || result.bot) {
         const bot = document.createElement("span");
         bot.className = "tag-bot";
         bot.textContent = "bot";

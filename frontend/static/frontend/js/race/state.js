@@ -65,6 +65,7 @@ export class RaceState {
       clicks: 0,
       time_ms: null,
       is_bot: false,
+      bot: player.bot === true, // a declared bot account joining (PROTOCOL 6.1)
       online: null, // not announced yet: it has just said hello
       drop_at: null,
     });
