@@ -209,3 +209,16 @@ def test_a_racer_whose_part_is_over_is_not_sent_back_to_its_race():
     lose(game, player_of(game_id, ann))  # bea plays on: the race is not over
     pending = services.pending_paired(tournament_id=tournament.id, user_ids={ann.id, bea.id})
     assert list(pending) == [bea.id]
+
+
+def test_a_pass_does_not_pair_last_races_opponents_again_when_others_wait():
+    tournament = arena()
+    ann, bea, cid, dan = joined_and_waiting(tournament, ["ann", "bea", "cid", "dan"])
+    for user, points, last in ((ann, 9, bea), (bea, 8, ann), (cid, 7, None), (dan, 6, None)):
+        Entry.objects.filter(user=user).update(points=points, last_opponent=last)
+    told = services.pair_pass(tournament_id=tournament.id)
+    games = {}
+    for paired in told:
+        games.setdefault(paired.frame["game"]["id"], set()).add(paired.channels[0])
+    assert sorted(sorted(g) for g in games.values()) == [
+        ["test.ann", "test.cid"], ["test.bea", "test.dan"]]  # fmt: skip
