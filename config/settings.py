@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games.accounts",
     "games.daily",
     "games.fairplay",
+    "games.tournaments",
     "frontend",
 ]
 
@@ -316,6 +317,15 @@ MINERACE = {
     # A matched player who has not said hello this long after the match: the race is not rated
     # (PROTOCOL.md 6.2, a race nobody played).
     "MATCH_HELLO_GRACE_S": float(os.environ.get("MINERACE_MATCH_HELLO_GRACE_S") or 10),
+    # Arena tournaments (PROTOCOL.md 7): the calendar the server keeps by itself. An hourly
+    # arena (rotating beginner, intermediate, expert) of ARENA_HOURLY_MINUTES, and a daily
+    # no-guess expert arena at ARENA_DAILY_HOUR UTC of ARENA_DAILY_MINUTES; 0 turns one off.
+    "ARENA_HOURLY_MINUTES": env_int("MINERACE_ARENA_HOURLY_MINUTES", 30),
+    "ARENA_DAILY_HOUR": env_int("MINERACE_ARENA_DAILY_HOUR", 18),
+    "ARENA_DAILY_MINUTES": env_int("MINERACE_ARENA_DAILY_MINUTES", 60),
+    # How often each worker with tournament connections pairs, pushes standings and renews
+    # its connections' leases (pairing also runs whenever a player starts waiting).
+    "ARENA_PASS_S": float(os.environ.get("MINERACE_ARENA_PASS_S") or 1),
     # Processes per worker that search no-guess boards (0: in the worker's own thread).
     "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.

@@ -15,6 +15,12 @@ urlpatterns = [
     re_path(r"^daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/$", views.daily_day, name="daily_day"),
     re_path(r"^players/(?P<name>.{1,64})/$", views.player, name="player"),
     path("fair-play/", views.fair_play, name="fair_play"),
+    path("tournaments/", views.tournaments, name="tournaments"),
+    re_path(
+        r"^tournaments/(?P<tournament_id>[A-Za-z0-9_-]{1,32})/$",
+        views.tournament,
+        name="tournament",
+    ),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

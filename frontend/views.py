@@ -107,6 +107,18 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"name": name})
 
 
+def tournaments(request: HttpRequest) -> HttpResponse:
+    """Upcoming arenas with a countdown, running ones with their players, finished ones with
+    their podiums, and a form for an account's own (tournaments/list-page.js)."""
+    return render(request, "frontend/tournaments.html", {"presets": list(PRESETS)})
+
+
+def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
+    """One arena: join or withdraw, live standings over its socket, the podium at the end
+    (tournaments/tournament-page.js)."""
+    return render(request, "frontend/tournament.html", {"tournament_id": tournament_id})
+
+
 def fair_play(request: HttpRequest) -> HttpResponse:
     """What cheating is, how games are screened and reviewed, and a form to report one
     (PROTOCOL.md 6.4): plain words, no thresholds."""

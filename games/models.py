@@ -163,6 +163,9 @@ class Player(models.Model):
     # dnf by its own resignation or dropped for being away (ABANDON_S): it ranks below every
     # racer who did neither, so leaving is a loss (PROTOCOL.md 2, v1.2).
     resigned = models.BooleanField(default=False)
+    # Berserk (PROTOCOL.md 7): chosen during a tournament race's countdown; it plays without
+    # flags, and a win earns one more point.
+    berserk = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

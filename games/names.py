@@ -36,13 +36,14 @@ _INVISIBLE.freeze()  # immutable, so safe to read from any thread
 _SPOOF = icu.SpoofChecker()
 
 
-def name_clean(value: Any) -> str:
-    """The name as it will be shown: 1..24 visible characters after strip(), or `bad_name`."""
+def name_clean(value: Any, max_chars: int = NAME_MAX_CHARS) -> str:
+    """The name as it will be shown: 1..24 visible characters after strip(), or `bad_name`
+    (a tournament's name follows the same rules with room for 40)."""
     if not isinstance(value, str):
         raise ServiceError("bad_name", "name must be a string")
     name = value.strip()
-    if not 1 <= len(name) <= NAME_MAX_CHARS:
-        raise ServiceError("bad_name", f"name must be 1 to {NAME_MAX_CHARS} characters")
+    if not 1 <= len(name) <= max_chars:
+        raise ServiceError("bad_name", f"name must be 1 to {max_chars} characters")
     if not name.isprintable():
         raise ServiceError("bad_name", "name must be printable characters only")
     if any(_INVISIBLE.contains(ch) for ch in name):

@@ -12,8 +12,10 @@ from games.fairplay import views as fairplay
 from games.races import views as races
 from games.ratings import views as ratings
 from games.scores import views as scores
+from games.tournaments import views as tournaments
 
 GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
+TOURNAMENT_ID = r"(?P<tournament_id>[A-Za-z0-9_-]{1,32})"
 
 urlpatterns = [
     re_path(r"^games/$", races.games),
@@ -37,6 +39,11 @@ urlpatterns = [
     re_path(r"^daily/(?P<preset>[a-z]{1,16})/$", daily.run),
     re_path(rf"^daily/runs/{GAME_ID}/$", daily.run_detail),
     re_path(r"^daily/(?P<day>[0-9-]{1,10})/(?P<preset>[a-z]{1,16})/$", daily.board),
+    re_path(r"^tournaments/$", tournaments.tournaments),
+    re_path(rf"^tournaments/{TOURNAMENT_ID}/$", tournaments.tournament),
+    re_path(rf"^tournaments/{TOURNAMENT_ID}/join/$", tournaments.join),
+    re_path(rf"^tournaments/{TOURNAMENT_ID}/withdraw/$", tournaments.withdraw),
+    re_path(r"^players/(?P<name>.{1,64})/tournaments/$", tournaments.player_tournaments),
     re_path(r"^players/(?P<name>.{1,64})/games/$", scores.player_games),
     re_path(r"^players/(?P<name>.{1,64})/trend/$", scores.player_trend),
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),

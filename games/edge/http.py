@@ -23,10 +23,14 @@ STATUS_OF_CODE = {
     "invalid": 400,
     "not_logged_in": 401,
     "bad_login": 401,
-    "bot_forbidden": 403,  # a bot account joining a tournament (PROTOCOL.md 7, not built yet)
+    "bot_forbidden": 403,  # a bot account joining a tournament (PROTOCOL.md 7)
+    "marked": 403,  # a marked account joining a tournament (PROTOCOL.md 6.4)
     "not_found": 404,
     "method_not_allowed": 405,
     "not_finished": 409,
+    "finished": 409,  # joining a tournament that is over (PROTOCOL.md 7)
+    "not_joined": 409,
+    "too_many_upcoming": 409,
     "name_taken": 409,
     "has_games": 409,
     "already_reported": 409,

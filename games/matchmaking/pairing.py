@@ -51,10 +51,18 @@ def pairs(candidates: list[Candidate], size: int, now: datetime) -> list[list[Ca
     return groups
 
 
-def _fits(a: Candidate, b: Candidate, now: datetime) -> bool:
-    if a.account is not None and a.account == b.account:
+def may_race(account_a: int | None, address_a: str, account_b: int | None, address_b: str) -> bool:
+    """The same account never races itself, and two accounts of one client address never race
+    each other in rated play: one person farming points (PROTOCOL.md 6.2)."""
+    if account_a is not None and account_a == account_b:
         return False
-    if a.account is not None and b.account is not None and a.address and a.address == b.address:
-        return False  # two accounts of one person farming each other (PROTOCOL.md 6.2)
+    return not (
+        account_a is not None and account_b is not None and address_a and address_a == address_b
+    )
+
+
+def _fits(a: Candidate, b: Candidate, now: datetime) -> bool:
+    if not may_race(a.account, a.address, b.account, b.address):
+        return False
     gap = abs(a.rating - b.rating)
     return gap <= window(a, now) and gap <= window(b, now)

@@ -169,36 +169,63 @@ def race_group(*, seeker_ids: list[int], bot: str | None = None) -> list[Matched
 def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> list[Matched]:
     """A race for these seekers (and a bot of that level): rated, unless a bot takes part."""
     first = seekers[0]
-    width, height, mines = PRESETS[first.preset]
+    entrants = [Entrant(s.name, s.user if s.user_id is not None else None) for s in seekers]
+    state, joined = race_start(
+        preset=first.preset, no_guess=first.no_guess, entrants=entrants, now=now, bot=bot
+    )
+    Seeker.objects.filter(id__in=[s.id for s in seekers]).delete()
+    return [
+        Matched(s.channel, state, entry.token) for s, entry in zip(seekers, joined, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Who is put in a race: an account (it plays under its username) or a guest's name."""
+
+    name: str
+    user: Any = None
+
+
+def race_start(
+    *,
+    preset: str,
+    no_guess: bool,
+    entrants: list[Entrant],
+    now: datetime,
+    bot: str | None = None,
+) -> tuple[dict[str, Any], list[lifecycle.Joined]]:
+    """The race a pairing makes (quick match, a tournament): rated unless a bot takes part,
+    every player ready and the countdown begun; its public state and each entrant's seat, in
+    the caller's transaction."""
+    width, height, mines = PRESETS[preset]
     spec = GameSpec(
-        mode="race", preset=first.preset, width=width, height=height, mines=mines,
-        max_players=len(seekers) + (bot is not None), seed=None, no_guess=first.no_guess,
+        mode="race", preset=preset, width=width, height=height, mines=mines,
+        max_players=len(entrants) + (bot is not None), seed=None, no_guess=no_guess,
     )  # fmt: skip
     game = lifecycle.game_create(spec=spec)
     Game.objects.filter(pk=game.pk).update(rated=bot is None)
-    joined = [(s, _join(game.id, s)) for s in seekers]
+    joined = [_join(game.id, entrant) for entrant in entrants]
     if bot is not None:
         lifecycle.bot_join(game=game, level=bot)
-    for _, entry in joined:
+    for entry in joined:
         # A matched player who never comes is dnf by the ABANDON_S rule: offline from now.
         PlayerPresence.objects.create(player=entry.player, game_id=game.id, online=False, since=now)
-    for _, entry in joined:
+    for entry in joined:
         lifecycle.player_ready(player_id=entry.player.id)  # the last one begins the countdown
-    Seeker.objects.filter(id__in=[s.id for s in seekers]).delete()
-    state = selectors.game_state(game_id=game.id)
-    return [Matched(s.channel, state, entry.token) for s, entry in joined]
+    return selectors.game_state(game_id=game.id), joined
 
 
-def _join(game_id: str, seeker: Seeker) -> lifecycle.Joined:
-    """Join under the seeker's name; two guests of one name are told apart by a number."""
+def _join(game_id: str, entrant: Entrant) -> lifecycle.Joined:
+    """Join under the entrant's name; two guests of one name are told apart by a number."""
     for suffix in ("", *(f" {k}" for k in range(2, 10))):
-        name = seeker.name[: NAME_MAX_CHARS - len(suffix)].rstrip() + suffix
+        name = entrant.name[: NAME_MAX_CHARS - len(suffix)].rstrip() + suffix
         try:
             with transaction.atomic():
-                if seeker.user_id is not None:
-                    return lifecycle.player_join(game_id=game_id, name=None, user=seeker.user)
+                if entrant.user is not None:
+                    return lifecycle.player_join(game_id=game_id, name=None, user=entrant.user)
                 return lifecycle.player_join(game_id=game_id, name=name)
         except ServiceError as exc:
-            if exc.code != "name_taken" or seeker.user_id is not None:
+            if exc.code != "name_taken" or entrant.user is not None:
                 raise
     raise ServiceError("internal", "no free name for a matched guest")

@@ -77,6 +77,8 @@ def move_step(
     caller beforehand (games.boards.search) so that this step stays free of slow work.
     """
     move_check(game, player, now, time_limit_s)
+    if move.action == "flag" and player.berserk:
+        raise ServiceError("no_flags", "a berserk racer plays without flags")
     sweep = sweep_of(game, player)
     solo_start = None
     if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself

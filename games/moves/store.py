@@ -27,7 +27,7 @@ from games.timefmt import iso
 
 _PLAYER_FIELDS = [
     "id", "game_id", "status", "moves_count", "snapshot", "revealed", "flags", "clicks",
-    "time_ms", "last_move_at", "finished_at",
+    "time_ms", "last_move_at", "finished_at", "berserk",
 ]  # fmt: skip
 SELECT_PLAYER = f"SELECT {', '.join(_PLAYER_FIELDS)} FROM games_player WHERE id = %(player)s"
 UPDATE_PLAYER_IF_UNCHANGED = (

@@ -58,9 +58,10 @@ log = logging.getLogger(__name__)
 
 MAX_ERRORS_IN_ROW = 20
 MOVE_TYPES = ("reveal", "flag", "chord")
-RACE_ACTIONS = ("ready", "leave", "resign", "rematch")
+RACE_ACTIONS = ("ready", "leave", "resign", "rematch", "berserk")
 # Which event answers a frame directly (and so carries its `re`).
-ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished", "rematch": "rematch"}
+ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished", "rematch": "rematch",
+               "berserk": "berserk"}  # fmt: skip
 
 
 def _game_basics(game_id: str) -> Game | None:

@@ -40,6 +40,7 @@ from games.names import name_clean, name_skeleton, names_clash
 from games.presence.services import absent_players, online_players, player_settle
 from games.races.clock import not_ready_in_time
 from games.races.deadlines import ready_deadline
+from games.races.extensions import berserk_allowed
 from games.races.finishing import finish_game_if_done, finish_player, finished_event
 from games.races.vacancy import lobby_closed
 from games.timefmt import iso
@@ -297,8 +298,27 @@ def player_resign(*, player_id: str) -> list[Event]:
     return [finished_event(game, player), *finish_game_if_done(game.id, now)]
 
 
+@transaction.atomic
+def player_berserk(*, player_id: str) -> list[Event]:
+    """A tournament racer gives up its flags during the countdown for a bonus on a win
+    (PROTOCOL.md 7); everyone hears `berserk`. Again: the same answer, no change."""
+    player, game = _lock_player(player_id)
+    if game.mode != GameMode.RACE or not berserk_allowed(game):
+        raise ServiceError("bad_message", "berserk is for tournament races")
+    if player.berserk:
+        return [to_everyone(game, "berserk", {"player": player.id})]
+    if game.status != GameStatus.COUNTDOWN or (
+        game.starts_at is not None and timezone.now() >= game.starts_at
+    ):
+        raise ServiceError("not_running", "berserk only during the countdown")
+    player.berserk = True
+    player.save(update_fields=["berserk"])
+    return [to_everyone(game, "berserk", {"player": player.id})]
+
+
 def race_action(*, action: str, mode: str, player_id: str | None) -> list[Event]:
-    """`ready`, `leave` or `resign` from a connection: race players only (PROTOCOL.md 4)."""
+    """`ready`, `leave`, `resign`, `rematch` or `berserk` from a connection: race players
+    only (PROTOCOL.md 4, 7)."""
     if mode == GameMode.SOLO:
         raise ServiceError("bad_message", f"'{action}' is for races only")
     if player_id is None:
@@ -308,6 +328,7 @@ def race_action(*, action: str, mode: str, player_id: str | None) -> list[Event]
         "leave": player_leave,
         "resign": player_resign,
         "rematch": race_rematch,
+        "berserk": player_berserk,
     }[action]
     return use_case(player_id=player_id)
 

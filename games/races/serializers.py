@@ -76,6 +76,7 @@ def player_public(player: Player, game: Game) -> dict[str, Any]:
         "time_ms": player.time_ms,
         "is_bot": player.is_bot,  # the server's own bots (v1.1)
         "bot": player.bot,  # any bot account's player, the server's bots included (v1.2)
+        "berserk": player.berserk,  # a tournament racer without flags (v1.2, PROTOCOL.md 7)
     }
 
 

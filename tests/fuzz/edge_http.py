@@ -4,6 +4,7 @@ answer: never a 500, a documented status and code, and the error shape on every 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -30,9 +31,19 @@ def spec() -> dict[str, Any]:
 DOCUMENTED = {
     400: {"bad_json", "invalid"},
     401: {"not_logged_in", "bad_login"},
+    403: {"bot_forbidden", "marked"},  # tournaments (protocol.md 11)
     404: {"not_found"},
     405: {"method_not_allowed"},
-    409: {"not_finished", "name_taken", "has_games", "already_reported", "too_many_lobbies"},
+    409: {
+        "not_finished",
+        "name_taken",
+        "has_games",
+        "already_reported",
+        "too_many_lobbies",
+        "finished",
+        "not_joined",
+        "too_many_upcoming",
+    },
     413: {"too_large"},
     415: {"unsupported_media_type"},
     429: {"rate_limited"},
@@ -49,9 +60,12 @@ NOT_LOGGED_IN_AT = {
     ("POST", "/api/me/bot/"),
     ("POST", "/api/session/"),
     ("POST", "/api/reports/"),
+    ("POST", "/api/tournaments/"),
 }
+# A tournament's join and withdraw, whatever its id (the account is asked for first).
+NOT_LOGGED_IN_PATTERN = re.compile(r"/api/tournaments/[^/]+/(join|withdraw)/")
 # The only POSTs whose 201 makes a game (an account's sign-up makes none).
-CREATES_NO_GAME = {"/api/accounts/", "/api/reports/"}
+CREATES_NO_GAME = {"/api/accounts/", "/api/reports/", "/api/tournaments/"}
 
 
 def creates_game(method: str, path: str, status: int) -> bool:
@@ -136,7 +150,9 @@ def assert_documented(answer: Answer, method: str, path: str) -> str | None:
     assert isinstance(error["message"], str) and error["message"], str(answer)
     assert error["field"] is None or isinstance(error["field"], str), str(answer)
     if answer.status == 401:
-        assert (method, path) in NOT_LOGGED_IN_AT, str(answer)
+        assert (method, path) in NOT_LOGGED_IN_AT or (
+            method == "POST" and NOT_LOGGED_IN_PATTERN.fullmatch(path)
+        ), str(answer)
     if answer.status == 405:
         assert answer.headers.get("allow"), str(answer)
     if answer.status == 429:

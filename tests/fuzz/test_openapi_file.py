@@ -20,6 +20,7 @@ SAMPLES = {
     "name": "nobody",
     "day": "2001-01-01",
     "season": "current",
+    "tournament_id": "nosuchtournament",
 }
 
 

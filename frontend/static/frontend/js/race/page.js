@@ -277,6 +277,14 @@ const handlers = {
     rematch.offered(message);
   },
 
+  berserk(message) {
+    // A tournament racer gave up its flags (PROTOCOL.md 7): the tournament bar shows it
+    // (game/tournament-bar.js), which also asks for it through "race:berserk-request".
+    const detail = { ...message, mine: message.player === race.you };
+    document.dispatchEvent(new CustomEvent("race:berserk", { detail }));
+    if (message.player === race.you) announce("Berserk: no flags this race; a win earns 1 more point.");
+  },
+
   countdown(message) {
     race.countdown(message);
     if (!spectating()) announce("The race is about to start: open the highlighted start cell.");
@@ -358,6 +366,8 @@ function send(message) {
   if (id === null) showMessage("Not connected: reconnecting…");
   return id;
 }
+
+document.addEventListener("race:berserk-request", () => send({ type: "berserk" }));
 
 function sendReady() {
   send({ type: "ready" });

@@ -1,0 +1,123 @@
+// The Tournaments page: arenas running now (with their players), upcoming (with a countdown),
+// finished (with their podiums), and an account's form for its own arena.
+import { playerLink } from "../core/elements.js";
+import { createTournament, getTournament, listTournaments } from "./api.js";
+import { arenaFacts, clockText, everySecond } from "./format.js";
+
+const $ = (id) => document.getElementById(id);
+const PODIUMS_SHOWN = 10; // finished arenas whose podium is fetched
+const REFRESH_MS = 30000;
+const clocks = []; // [element, summary]
+
+function card(t) {
+  const li = document.createElement("li");
+  li.className = `arena-card card status-${t.status}`;
+  li.dataset.id = t.id;
+  const link = document.createElement("a");
+  link.className = "arena-link";
+  link.href = t.page;
+  link.textContent = t.name;
+  const facts = document.createElement("p");
+  facts.className = "muted arena-facts";
+  facts.textContent = arenaFacts(t);
+  const side = document.createElement("p");
+  side.className = "arena-side";
+  if (t.status !== "finished") {
+    const clock = document.createElement("span");
+    clock.className = "arena-clock";
+    clocks.push([clock, t]);
+    const players = document.createElement("span");
+    players.className = "arena-players";
+    players.textContent = `${t.players} player${t.players === 1 ? "" : "s"}`;
+    side.append(clock, " · ", players);
+  }
+  li.append(link, facts, side);
+  return li;
+}
+
+async function podiumOf(li, t) {
+  try {
+    const state = await getTournament(t.id);
+    const podium = document.createElement("ol");
+    podium.className = "mini-podium";
+    for (const entry of state.podium ?? []) {
+      const place = document.createElement("li");
+      place.className = `place-${entry.rank}`;
+      place.append(playerLink(entry.name), ` ${entry.points}`);
+      podium.append(place);
+    }
+    if (!podium.children.length) podium.textContent = "Nobody played.";
+    li.append(podium);
+  } catch {
+    // The list stands without it.
+  }
+}
+
+async function load(status) {
+  const list = $(`${status}-list`);
+  const line = $(`${status}-status`);
+  try {
+    const { tournaments } = await listTournaments(status);
+    for (let i = clocks.length - 1; i >= 0; i--) {
+      if (list.contains(clocks[i][0])) clocks.splice(i, 1);
+    }
+    const cards = tournaments.map(card);
+    list.replaceChildren(...cards);
+    line.hidden = tournaments.length > 0;
+    line.textContent = { running: "No arena is running right now.",
+      upcoming: "Nothing on the calendar yet.", finished: "No arena has finished yet." }[status];
+    if (status === "finished") {
+      tournaments.slice(0, PODIUMS_SHOWN).forEach((t, k) => podiumOf(cards[k], t));
+    }
+  } catch (error) {
+    line.hidden = false;
+    line.textContent = `Could not load the arenas: ${error.message}`;
+  }
+}
+
+function loadAll() {
+  return Promise.all(["running", "upcoming", "finished"].map(load));
+}
+
+everySecond((now) => {
+  let passed = false;
+  for (const [element, t] of clocks) {
+    element.textContent = clockText(t, now);
+    if (now >= Date.parse(t.status === "upcoming" ? t.starts_at : t.ends_at)) passed = true;
+  }
+  if (passed && !loadAll.pending) {
+    loadAll.pending = true; // an arena started or ended: the lists move
+    setTimeout(() => loadAll().finally(() => (loadAll.pending = false)), 1000);
+  }
+});
+loadAll();
+setInterval(loadAll, REFRESH_MS);
+
+const form = $("create-form");
+if (form) {
+  const startsAt = form.elements.starts_at;
+  const soon = new Date(Date.now() + 10 * 60000);
+  soon.setSeconds(0, 0);
+  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000);
+  startsAt.value = local.toISOString().slice(0, 16);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = $("create-error");
+    error.hidden = true;
+    const data = form.elements;
+    try {
+      const made = await createTournament({
+        name: data.name.value,
+        preset: data.preset.value,
+        no_guess: data.no_guess.checked,
+        private: data.private.checked,
+        minutes: Number.parseInt(data.minutes.value, 10),
+        starts_at: new Date(data.starts_at.value).toISOString(),
+      });
+      window.location.assign(made.page);
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    }
+  });
+}

@@ -1,0 +1,53 @@
+// The standings table of an arena: rank, name (a fire mark when on fire, "withdrawn" when out),
+// points, races, wins, berserk wins; the viewer's own row marked.
+import { playerLink, tableCell } from "../core/elements.js";
+import { fireMark } from "./format.js";
+
+function row(entry, me) {
+  const tr = document.createElement("tr");
+  tr.dataset.name = entry.name;
+  tr.dataset.rank = entry.rank;
+  if (entry.rank <= 3) tr.classList.add(`podium-${entry.rank}`);
+  if (me && entry.name === me) tr.classList.add("you-row");
+  if (entry.withdrawn) tr.classList.add("withdrawn");
+  const name = [playerLink(entry.name)];
+  if (entry.fire) name.push(" ", fireMark(entry));
+  if (entry.withdrawn) {
+    const out = document.createElement("span");
+    out.className = "badge";
+    out.textContent = "withdrawn";
+    name.push(" ", out);
+  }
+  tr.append(
+    tableCell(entry.rank, "num rank"),
+    tableCell(name, "name"),
+    tableCell(entry.points, "num points"),
+    tableCell(entry.races, "num col-races"),
+    tableCell(entry.wins, "num"),
+    tableCell(entry.berserk_wins, "num col-berserk"),
+  );
+  return tr;
+}
+
+/** Draw the rows (the first 100) into the table body. */
+export function showStandings(body, rows, me) {
+  body.replaceChildren(...rows.map((entry) => row(entry, me)));
+}
+
+/** The podium: the first three, biggest in the middle on a wide screen. */
+export function showPodium(list, podium) {
+  list.replaceChildren(
+    ...podium.map((entry) => {
+      const li = document.createElement("li");
+      li.className = `podium-place place-${entry.rank}`;
+      const medal = document.createElement("span");
+      medal.className = "medal";
+      medal.textContent = entry.rank;
+      const points = document.createElement("span");
+      points.className = "podium-points";
+      points.textContent = `${entry.points} pts`;
+      li.append(medal, playerLink(entry.name), points);
+      return li;
+    }),
+  );
+}

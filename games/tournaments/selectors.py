@@ -1,0 +1,200 @@
+"""Reads of tournaments (PROTOCOL.md 7): summaries, the list, a tournament's state and its
+standings pages, a player's tournaments.
+
+Standings are computed from the entries on each read (points, wins, winning time, join), with
+marked accounts left out and the rest re-ranked (6.4): the truth is the entries, never a
+stored rank that a mark or a race's end would have to keep in step.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Max, Q
+from django.utils import timezone
+
+from games.accounts.models import Account
+from games.errors import ServiceError
+from games.fairplay.selectors import marked_user_ids
+from games.names import name_skeleton
+from games.timefmt import iso
+from games.tournaments.models import Entry, Tournament
+from games.tournaments.scoring import on_fire, standing_key
+
+PAGE_ROWS = 100
+LIST_ROWS = 50
+PODIUM = 3
+STATUSES = ("upcoming", "running", "finished")
+
+
+def status_of(tournament: Tournament, now: datetime | None = None) -> str:
+    now = now or timezone.now()
+    if now < tournament.starts_at:
+        return "upcoming"
+    return "running" if now < tournament.ends_at else "finished"
+
+
+def summary(tournament: Tournament, players: int, now: datetime | None = None) -> dict[str, Any]:
+    return {
+        "id": tournament.id,
+        "name": tournament.name,
+        "preset": tournament.preset,
+        "no_guess": tournament.no_guess,
+        "starts_at": iso(tournament.starts_at),
+        "ends_at": iso(tournament.ends_at),
+        "status": status_of(tournament, now),
+        "players": players,
+        "private": tournament.private,
+        "page": f"/tournaments/{tournament.id}/",
+        "ws": f"/ws/tournaments/{tournament.id}/",
+    }
+
+
+def tournament_get(tournament_id: str) -> Tournament:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise ServiceError("not_found", "no such tournament")
+    return tournament
+
+
+def ranked_entries(tournament: Tournament) -> list[tuple[int, Entry]]:
+    """Every counted entry with its rank: marked accounts are left out (PROTOCOL.md 6.4)."""
+    entries = list(Entry.objects.filter(tournament=tournament))
+    marked = marked_user_ids(user_ids=[e.user_id for e in entries])
+    entries = [e for e in entries if e.user_id not in marked]
+    entries.sort(key=lambda e: standing_key(e.points, e.wins, e.win_time_ms, (e.joined_at, e.id)))
+    return [(position, entry) for position, entry in enumerate(entries, start=1)]
+
+
+RANKED_TTL_S = 1.0
+_ranked: dict[str, tuple[tuple[int, Any], float, list[tuple[int, Entry]]]] = {}
+
+
+def ranked_now(tournament: Tournament) -> list[tuple[int, Entry]]:
+    """ranked_entries, shared for up to a second by this process's reads while no entry
+    changed: a thousand players saying hello at once read the standings once, not a thousand
+    times. (A mark changes no entry: it shows within the second.)"""
+    mark = fingerprint(tournament_id=tournament.id)
+    hit = _ranked.get(tournament.id)
+    now = time.monotonic()
+    if hit is not None and hit[0] == mark and now - hit[1] < RANKED_TTL_S:
+        return hit[2]
+    ranked = ranked_entries(tournament)
+    if len(_ranked) > 200:
+        _ranked.clear()
+    _ranked[tournament.id] = (mark, now, ranked)
+    return ranked
+
+
+def standing_row(rank: int, entry: Entry, bots: set[int] = frozenset()) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "name": entry.name,
+        "bot": entry.user_id in bots,
+        "points": entry.points,
+        "races": entry.races,
+        "wins": entry.wins,
+        "fire": on_fire(entry.streak),
+        "streak": entry.streak,
+        "berserk_wins": entry.berserk_wins,
+        "withdrawn": entry.withdrawn,
+    }
+
+
+def _rows(ranked: list[tuple[int, Entry]]) -> list[dict[str, Any]]:
+    users = [entry.user_id for _, entry in ranked]
+    bots = set(
+        Account.objects.filter(user_id__in=users, bot=True).values_list("user_id", flat=True)
+    )
+    return [standing_row(rank, entry, bots) for rank, entry in ranked]
+
+
+def standings_frame(*, tournament_id: str) -> dict[str, Any]:
+    """The `standings` message: the first 100 rows and how many players there are."""
+    tournament = tournament_get(tournament_id)
+    ranked = ranked_now(tournament)
+    return {"standings": _rows(ranked[:PAGE_ROWS]), "players": len(ranked)}
+
+
+def tournament_state(
+    *, tournament_id: str, page: int = 1, user: Any = None, now: datetime | None = None
+) -> dict[str, Any]:
+    """The summary, a page of standings (100 rows), the podium once finished, and `you` (the
+    asking account's row, or null)."""
+    now = now or timezone.now()
+    tournament = tournament_get(tournament_id)
+    ranked = ranked_now(tournament)
+    start = (page - 1) * PAGE_ROWS
+    state = summary(tournament, len(ranked), now)
+    state["standings"] = _rows(ranked[start : start + PAGE_ROWS])
+    state["page_number"] = page
+    state["pages"] = max(1, -(-len(ranked) // PAGE_ROWS))
+    if state["status"] == "finished":
+        state["podium"] = _rows(ranked[:PODIUM])
+    state["you"] = your_row(ranked, user)
+    return state
+
+
+def your_row(ranked: list[tuple[int, Entry]], user: Any) -> dict[str, Any] | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for rank, entry in ranked:
+        if entry.user_id == user.id:
+            row = _rows([(rank, entry)])[0]
+            row["game"] = entry.game_id or None  # the race it plays now
+            return row
+    return None
+
+
+def podium(*, tournament_id: str) -> list[dict[str, Any]]:
+    return _rows(ranked_entries(tournament_get(tournament_id))[:PODIUM])
+
+
+def fingerprint(*, tournament_id: str) -> tuple[int, Any]:
+    """What changes whenever the standings may have: the number of entries and the newest
+    entry write. A worker pushes `standings` when it moved."""
+    row = Entry.objects.filter(tournament_id=tournament_id).aggregate(
+        n=Count("id"), newest=Max("updated_at")
+    )
+    return row["n"], row["newest"]
+
+
+def tournament_list(*, status: str, user: Any = None) -> dict[str, Any]:
+    """Upcoming by start time, running by players, finished newest first; at most 50; a
+    private tournament only to its creator."""
+    now = timezone.now()
+    rows = Tournament.objects.annotate(players=Count("entries"))
+    visible = Q(private=False)
+    if user is not None and user.is_authenticated:
+        visible |= Q(creator=user)
+    rows = rows.filter(visible)
+    if status == "upcoming":
+        rows = rows.filter(starts_at__gt=now).order_by("starts_at", "id")
+    elif status == "running":
+        rows = rows.filter(starts_at__lte=now, ends_at__gt=now).order_by("-players", "starts_at")
+    else:
+        rows = rows.filter(ends_at__lte=now).order_by("-ends_at", "id")
+    return {"tournaments": [summary(t, t.players, now) for t in rows[:LIST_ROWS]]}
+
+
+def player_tournaments(*, name: str) -> dict[str, Any]:
+    """A player's tournaments, newest first, with its rank and points in each (at most 50)."""
+    key = name_skeleton(name)
+    entries = (
+        Entry.objects.select_related("tournament")
+        .filter(tournament__private=False)
+        .order_by("-tournament__starts_at")
+    )
+    mine = [
+        e for e in entries.filter(name__iexact=name)[:LIST_ROWS] if name_skeleton(e.name) == key
+    ]
+    out = []
+    for entry in mine:
+        ranked = ranked_entries(entry.tournament)
+        rank = next((r for r, e in ranked if e.id == entry.id), None)
+        if rank is None:
+            continue  # a marked account has no standing
+        out.append({**summary(entry.tournament, len(ranked)), "rank": rank, "points": entry.points})
+    return {"name": name, "tournaments": out}

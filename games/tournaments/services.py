@@ -1,0 +1,342 @@
+"""Tournament use cases: create, join, withdraw, the waiting connections, the pairing pass and
+the end (PROTOCOL.md 7). Points are written by scoring_service, in the transaction that ends a
+race; the calendar by schedule.py.
+
+The pairing pass is quick match's (games.matchmaking): rows are the truth, so every worker
+pairs as if there were one. A pass plans the pairs from a read without locks, then races each
+pair in a transaction of its own: both entries taken with SELECT ... FOR UPDATE SKIP LOCKED (a
+second worker's pass finds them taken and skips that pair), the race made with quick match's
+race_start (rated, its two players ready, the countdown begun) and the entries marked busy:
+nobody is paired twice, and a worker killed with -9 mid-pass has that transaction rolled back
+by PostgreSQL, so the next pass, on any worker, takes over. Waiting connections are rows on a
+lease their worker renews.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games.accounts.selectors import account_kind
+from games.errors import ServiceError
+from games.events.delivery import outbox_put
+from games.fairplay.selectors import is_marked, marked_user_ids
+from games.matchmaking.services import Entrant, race_start
+from games.models import FINAL_PLAYER_STATUSES, GameStatus, Player, PlayerStatus
+from games.races import lifecycle
+from games.runtime.worker import WORKER
+from games.tournaments import selectors
+from games.tournaments.models import ArenaRace, Entry, Tournament, Waiter
+from games.tournaments.pairing import Waiting, arena_pairs
+from games.tournaments.scoring import standing_key
+
+LEASE = timedelta(seconds=10)
+MAX_UPCOMING_PER_ACCOUNT = 3
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """What one paired player's connections are told."""
+
+    channels: list[str]
+    frame: dict[str, Any]
+
+
+def _writer_first() -> None:
+    """On SQLite, take the writer's lock at the start of this transaction. A transaction that
+    reads and then writes there fails at once ("database is locked", no waiting) when another
+    one wrote in between, as a worker's pass and a join do; PostgreSQL needs nothing."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE tournaments_tournament SET id = id WHERE 0")
+
+
+def _account_may_play(user: Any) -> None:
+    """Tournaments are for people's accounts in good standing (PROTOCOL.md 6.1, 6.4)."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_logged_in", "log in to play in tournaments")
+    if account_kind(user=user).bot:
+        raise ServiceError("bot_forbidden", "bot accounts do not play in tournaments")
+    if is_marked(user):
+        raise ServiceError("marked", "this account is marked for cheating")
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    user: Any,
+    name: str,
+    preset: str,
+    no_guess: bool,
+    starts_at: datetime,
+    minutes: int,
+    private: bool,
+) -> Tournament:
+    """An account's own arena (the edge checked each field); at most 3 upcoming per account."""
+    _writer_first()
+    _account_may_play(user)
+    upcoming = Tournament.objects.filter(creator=user, starts_at__gt=timezone.now())
+    if upcoming.count() >= MAX_UPCOMING_PER_ACCOUNT:
+        raise ServiceError(
+            "too_many_upcoming", f"at most {MAX_UPCOMING_PER_ACCOUNT} upcoming per account"
+        )
+    return Tournament.objects.create(
+        name=name, preset=preset, no_guess=no_guess, starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=minutes), private=private, creator=user,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def tournament_join(*, tournament_id: str, user: Any) -> dict[str, Any]:
+    """Join (or come back after a withdrawal, with the points it had): its standing row."""
+    _writer_first()
+    _account_may_play(user)
+    tournament = selectors.tournament_get(tournament_id)
+    now = timezone.now()
+    if now >= tournament.ends_at:
+        raise ServiceError("finished", "the tournament is over")
+    entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
+    if entry is None:
+        try:
+            with transaction.atomic():
+                entry = Entry.objects.create(
+                    tournament=tournament, user=user, name=user.get_username(), joined_at=now,
+                    updated_at=now,
+                )  # fmt: skip
+        except IntegrityError:  # the same account joining from two places at once
+            entry = Entry.objects.select_for_update().get(tournament=tournament, user=user)
+    if entry.withdrawn:
+        entry.withdrawn = False
+        entry.updated_at = now
+        entry.save(update_fields=["withdrawn", "updated_at"])
+    return _row_of(tournament, user)
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament_id: str, user: Any) -> dict[str, Any]:
+    """No more pairings until it joins again; its points stay."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError("not_logged_in", "log in to play in tournaments")
+    _writer_first()
+    tournament = selectors.tournament_get(tournament_id)
+    if timezone.now() >= tournament.ends_at:
+        raise ServiceError("finished", "the tournament is over")
+    entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
+    if entry is None:
+        raise ServiceError("not_joined", "you have not joined this tournament")
+    if not entry.withdrawn:
+        entry.withdrawn = True
+        entry.updated_at = timezone.now()
+        entry.save(update_fields=["withdrawn", "updated_at"])
+    return _row_of(tournament, user)
+
+
+def _row_of(tournament: Tournament, user: Any) -> dict[str, Any]:
+    row = selectors.your_row(selectors.ranked_entries(tournament), user)
+    if row is None:  # a marked account has no standing; the edge refused it before
+        raise ServiceError("marked", "this account is marked for cheating")
+    return row
+
+
+# ---- waiting connections --------------------------------------------------------------------
+
+
+def waiter_open(*, channel: str, tournament_id: str, user: Any, address: str = "") -> None:
+    """A logged-in account's tournament connection: it waits while it has one (and has joined,
+    not withdrawn, and is in no race of the tournament)."""
+    if user is None or not user.is_authenticated:
+        return
+    with transaction.atomic():
+        _writer_first()
+        _waiter_write(channel, tournament_id, user, address)
+
+
+def _waiter_write(channel: str, tournament_id: str, user: Any, address: str) -> None:
+    Waiter.objects.update_or_create(
+        channel=channel,
+        defaults={
+            "worker": WORKER, "tournament_id": tournament_id, "user": user,
+            # "unknown" (no peer address at all, as in-process tests) is no address to share
+            "address": "" if address == "unknown" else address[:64],
+            "expires_at": timezone.now() + LEASE,
+        },
+    )  # fmt: skip
+
+
+def waiter_close(*, channel: str) -> None:
+    Waiter.objects.filter(channel=channel).delete()
+
+
+def waiters_renew() -> None:
+    Waiter.objects.filter(worker=WORKER).update(expires_at=timezone.now() + LEASE)
+
+
+# ---- the pairing pass ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Who should race whom now (entry ids, in standing order), and where each is told."""
+
+    pairs: list[tuple[int, int]]
+    channels: dict[int, list[str]]  # by account
+
+
+def pair_plan(*, tournament_id: str) -> Plan:
+    """Read without locks: the waiting entries in standing order, paired. Each pair is raced
+    in a transaction of its own (pair_race), so a pass holds nobody it is not racing, and each
+    race is told as soon as it commits. Nothing before the start or from `ends_at` on."""
+    now = timezone.now()
+    running = Tournament.objects.filter(pk=tournament_id, starts_at__lte=now, ends_at__gt=now)
+    if not running.exists():
+        return Plan([], {})
+    Waiter.objects.filter(tournament_id=tournament_id, expires_at__lte=now).delete()
+    channels: dict[int, list[str]] = {}
+    addresses: dict[int, str] = {}
+    live = Waiter.objects.filter(tournament_id=tournament_id, expires_at__gt=now).order_by("id")
+    for user_id, channel, address in live.values_list("user_id", "channel", "address"):
+        channels.setdefault(user_id, []).append(channel)
+        addresses.setdefault(user_id, address)
+    entries = list(
+        Entry.objects.filter(
+            tournament_id=tournament_id, user_id__in=list(channels), withdrawn=False, game_id=""
+        )
+    )
+    excluded = marked_user_ids(user_ids=[e.user_id for e in entries])
+    excluded |= _bot_ids([e.user_id for e in entries])
+    entries = [e for e in entries if e.user_id not in excluded]
+    entries.sort(key=lambda e: standing_key(e.points, e.wins, e.win_time_ms, (e.joined_at, e.id)))
+    waiting = [Waiting(e.id, e.user_id, addresses[e.user_id], e.last_opponent_id) for e in entries]
+    return Plan([(a.key, b.key) for a, b in arena_pairs(waiting)], channels)
+
+
+def pair_race(
+    *, tournament_id: str, entry_ids: tuple[int, int], channels: dict[int, list[str]]
+) -> list[Paired]:
+    """Race one planned pair if both are still free: their rows are taken FOR UPDATE SKIP
+    LOCKED (another worker racing either of them means: not this time) and marked busy with
+    the race's creation, in one transaction. Nobody is put in two races; a worker killed in
+    the middle has its transaction rolled back, and the next pass pairs them."""
+    try:
+        with transaction.atomic():
+            _writer_first()
+            now = timezone.now()
+            tournament = Tournament.objects.filter(
+                pk=tournament_id, starts_at__lte=now, ends_at__gt=now
+            ).first()
+            if tournament is None:
+                return []  # no race is created from `ends_at` on
+            rows = {
+                e.id: e
+                for e in Entry.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("user")
+                .filter(id__in=entry_ids, withdrawn=False, game_id="")
+            }
+            if len(rows) != 2:
+                return []  # raced elsewhere, withdrawn, or being raced right now
+            a, b = (rows[k] for k in entry_ids)
+            _resign_decided(tournament, [a.user_id, b.user_id])
+            return _race_for(tournament, a, b, now, channels)
+    except ServiceError as refused:  # this pair waits; the others go on
+        log.warning("no race for entries %s: %s", entry_ids, refused)
+        return []
+
+
+def pair_pass(*, tournament_id: str) -> list[Paired]:
+    """A whole pass at once (plan, then each pair): what each paired player is told."""
+    plan = pair_plan(tournament_id=tournament_id)
+    told: list[Paired] = []
+    for ids in plan.pairs:
+        told += pair_race(tournament_id=tournament_id, entry_ids=ids, channels=plan.channels)
+    return told
+
+
+def _resign_decided(tournament: Tournament, user_ids: list[int]) -> None:
+    """A paired player still playing a decided race of this tournament resigns it, its place
+    there fixed (PROTOCOL.md 7); the race's connections hear it through the outbox, which every
+    worker relays once this transaction has committed."""
+    still_playing = Player.objects.filter(
+        user_id__in=user_ids,
+        status=PlayerStatus.PLAYING,
+        game__status=GameStatus.RUNNING,
+        game__decided_at__isnull=False,
+        game_id__in=ArenaRace.objects.filter(tournament=tournament).values("game_id"),
+    ).values_list("id", flat=True)
+    for player_id in list(still_playing):
+        outbox_put(lifecycle.player_resign(player_id=player_id))
+
+
+def _bot_ids(user_ids: list[int]) -> set[int]:
+    from games.accounts.models import Account
+
+    return set(
+        Account.objects.filter(user_id__in=user_ids, bot=True).values_list("user_id", flat=True)
+    )
+
+
+def _race_for(
+    tournament: Tournament, a: Entry, b: Entry, now: datetime, channels: dict[int, list[str]]
+) -> list[Paired]:
+    state, seats = race_start(
+        preset=tournament.preset, no_guess=tournament.no_guess, now=now,
+        entrants=[Entrant(a.name, a.user), Entrant(b.name, b.user)],
+    )  # fmt: skip
+    ArenaRace.objects.create(game_id=state["id"], tournament=tournament, created_at=now)
+    told = []
+    for entry, seat, other in ((a, seats[0], b), (b, seats[1], a)):
+        frame = {"type": "paired", "game": state, "token": seat.token}
+        entry.game_id, entry.paired = state["id"], frame
+        entry.last_opponent_id = other.user_id
+        entry.updated_at = now
+        entry.save(update_fields=["game_id", "paired", "last_opponent", "updated_at"])
+        told.append(Paired(channels.get(entry.user_id, []), frame))
+    return told
+
+
+def running_with_waiters() -> list[str]:
+    """Tournaments running now with a live waiting connection (a pass has work there)."""
+    now = timezone.now()
+    return list(
+        Tournament.objects.filter(starts_at__lte=now, ends_at__gt=now, waiters__expires_at__gt=now)
+        .distinct()
+        .values_list("id", flat=True)
+    )
+
+
+def pending_paired(*, tournament_id: str, user_ids: set[int]) -> dict[int, dict[str, Any]]:
+    """The `paired` of each of these players still playing its race, which its connections
+    may not have been told (another worker's pass, a lost message, a reconnection). A player
+    whose own part is over (it won, lost or resigned while the other plays on) is not sent
+    back to it."""
+    if not user_ids:
+        return {}
+    rows = Entry.objects.filter(
+        tournament_id=tournament_id, user_id__in=list(user_ids), paired__isnull=False
+    )
+    pending = {user_id: (game_id, paired) for user_id, game_id, paired in
+               rows.values_list("user_id", "game_id", "paired")}  # fmt: skip
+    done = set(
+        Player.objects.filter(
+            game_id__in=[game_id for game_id, _ in pending.values()],
+            user_id__in=list(pending),
+            status__in=FINAL_PLAYER_STATUSES,
+        ).values_list("user_id", flat=True)
+    )
+    return {user_id: paired for user_id, (_, paired) in pending.items() if user_id not in done}
+
+
+def tournament_finish(*, tournament_id: str) -> bool:
+    """Note the end once (the first pass after `ends_at`); True for that first time."""
+    now = timezone.now()
+    return (
+        Tournament.objects.filter(pk=tournament_id, ends_at__lte=now, finished_at=None).update(
+            finished_at=now
+        )
+        > 0
+    )

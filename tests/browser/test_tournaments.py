@@ -1,0 +1,101 @@
+"""Arena tournaments in the browser (PROTOCOL.md 7): two accounts join an arena on its page, are
+paired into a race that opens by itself with the arena's bar (name, points, the way back), and
+find their points in the live standings; the Tournaments page lists the arena with its
+players, and the player page its rank and points. Desktop and a 390 px phone."""
+
+import re
+import sqlite3
+import uuid
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.browser.race_support import api, from_address, resign, shoot, sign_up, unique
+from tests.browser.support import PHONE, expect
+
+pytestmark = pytest.mark.browser
+
+RACE_URL = re.compile(r"/games/[A-Za-z0-9_-]+/\?tournament=")
+
+
+def running_arena(database, name: str) -> str:
+    """An arena running from a minute ago for half an hour, written where the server reads."""
+    tournament_id = uuid.uuid4().hex[:12]
+    now = datetime.now(UTC).replace(tzinfo=None)
+    stamp = lambda moment: moment.isoformat(sep=" ")  # noqa: E731 (Django's SQLite form)
+    with closing(sqlite3.connect(database)) as connection, connection:
+        connection.execute(
+            "INSERT INTO tournaments_tournament (id, name, preset, no_guess, starts_at, ends_at,"
+            " private, created_at) VALUES (?, ?, 'beginner', 0, ?, ?, 0, ?)",
+            (tournament_id, name, stamp(now - timedelta(minutes=1)),
+             stamp(now + timedelta(minutes=30)), stamp(now)),
+        )  # fmt: skip
+    return tournament_id
+
+
+def test_two_accounts_are_paired_race_and_find_their_points(open_page, base_url, server_database):
+    arena_name = f"Browser Arena {uuid.uuid4().hex[:4]}"
+    tournament_id = running_arena(server_database, arena_name)
+    alice, bob = open_page(), open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    names = {"alice": unique("ta"), "bob": unique("tb")}
+    from_address(alice, "203.0.113.81")
+    from_address(bob, "203.0.113.82")
+    sign_up(alice, base_url, names["alice"])
+    sign_up(bob, base_url, names["bob"])
+
+    arena_page = f"{base_url}/tournaments/{tournament_id}/"
+    for page in (alice, bob):
+        page.goto(arena_page)
+        expect(page.locator("#arena-name")).to_have_text(arena_name)
+        expect(page.locator("#you-line")).to_have_text("You have not joined yet.")
+    shoot(bob, "tournament-before-join-phone.png")
+    alice.click("#join-button")
+    expect(alice.locator("#you-race")).to_contain_text("Waiting for an opponent")
+    expect(alice.locator("#standings-body tr")).to_have_count(1)
+    shoot(alice, "tournament-waiting-desktop.png")
+    bob.click("#join-button")
+
+    # Paired: each page opens the race by itself, counting down, with the arena's bar.
+    for page in (alice, bob):
+        page.wait_for_url(RACE_URL)
+        expect(page.locator("#tournament-bar")).to_be_visible()
+        expect(page.locator("#tournament-name")).to_have_text(arena_name)
+        expect(page.locator("#tournament-points")).to_contain_text("0 pts")
+    for page in (alice, bob):
+        expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    shoot(bob, "tournament-race-phone.png")
+    alice.locator(".cell[data-start='1']").click()  # a move: the race counts
+    resign(bob)
+    if alice.locator("body").get_attribute("data-phase") == "running":
+        expect(alice.locator("#resign-button")).to_be_visible()
+        resign(alice)
+    expect(alice.locator("body")).to_have_attribute("data-phase", "finished")
+
+    # Back to the standings: the points the server wrote with the race's end.
+    state = api(base_url, f"/api/tournaments/{tournament_id}/")
+    rows = {row["name"]: row for row in state["standings"]}
+    assert rows[names["alice"]]["points"] >= 1 and rows[names["alice"]]["races"] == 1
+    assert (rows[names["bob"]]["points"], rows[names["bob"]]["races"]) == (0, 1)
+    alice.click("#tournament-back")
+    alice.wait_for_url(arena_page)
+    points = rows[names["alice"]]["points"]
+    expect(alice.locator("#you-line")).to_contain_text(f"You: #1 · {points} pts · 1 races")
+    first = alice.locator("#standings-body tr").first
+    expect(first).to_have_attribute("data-name", names["alice"])
+    expect(first.locator(".points")).to_have_text(str(points))
+    expect(first).to_have_class(re.compile("you-row"))
+    shoot(alice, "tournament-standings-desktop.png")
+
+    # The Tournaments page lists the arena running with its two players.
+    bob.goto(f"{base_url}/tournaments/")
+    card = bob.locator(f"#running-list [data-id='{tournament_id}']")
+    expect(card).to_contain_text("2 players")
+    expect(card.locator(".arena-clock")).to_contain_text("Ends in")
+    shoot(bob, "tournaments-phone.png")
+    # The player page: its tournaments with rank and points.
+    bob.goto(f"{base_url}/players/{names['bob']}/")
+    mine = bob.locator("#player-tournament-list li")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("#2 of 2 · 0 pts")
+    shoot(bob, "player-tournaments-phone.png")
