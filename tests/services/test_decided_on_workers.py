@@ -118,7 +118,7 @@ async def test_decided_crosses_workers_once_and_rates_once_surviving_a_kill9(clu
 async def test_two_racers_finishing_at_once_on_two_workers_decide_it_once(cluster, postgres):
     """The last winning click on one worker and a resignation on the other, sent together:
     whichever commits second sees the first under the game's lock, so one decides. (They once
-    deadlocked: tests/races/test_deciding_locks.py shows why, on PostgreSQL.)"""
+    deadlocked: tests/races/deciding_locks.py shows why, on PostgreSQL.)"""
     first, second = cluster.workers[-2:]
     cai = sign_up(first.url, "cai", "198.51.100.3")
     dov = sign_up(second.url, "dov", "198.51.100.4")

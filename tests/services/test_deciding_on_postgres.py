@@ -1,4 +1,4 @@
-"""Deciding a race beside another racer's locked row (tests/races/test_deciding_locks.py) on
+"""Deciding a race beside another racer's locked row (tests/races/deciding_locks.py) on
 PostgreSQL, whose row locks it is about."""
 
 from __future__ import annotations
@@ -11,5 +11,5 @@ pytestmark = pytest.mark.services
 
 
 def test_deciding_beside_a_locked_racer_passes_on_postgresql(postgres):
-    passed, summary = pytest_on_postgres("tests/races/test_deciding_locks.py", postgres.url)
+    passed, summary = pytest_on_postgres("tests/races/deciding_locks.py", postgres.url)
     assert passed == 2, summary

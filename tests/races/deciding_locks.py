@@ -30,12 +30,9 @@ from games.races import lifecycle
 from games.races.clock import game_tick
 from games.ratings.models import RatingChange
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="row locks: PostgreSQL only (run there)"
-    ),
-]
+# Row locks: PostgreSQL only. Not collected by the suite (no test_ prefix): it runs there, in
+# a process of its own, from tests/services/test_deciding_on_postgres.py.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
