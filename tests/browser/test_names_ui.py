@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.browser.pages_support import api
-from tests.browser.race_support import join, racer, shoot, sign_up, unique
+from tests.browser.race_support import PASSWORD, join, racer, shoot, sign_up, unique
 from tests.browser.screens_support import record_frames, reveal
 from tests.browser.support import expect, wait_ready
 
@@ -160,3 +160,22 @@ def test_the_lobby_shows_an_accounts_name(open_page, base_url):
     guest.goto(base_url + "/")
     expect(guest.get_by_label("Nickname")).to_be_visible()
     expect(guest.locator("#account-line")).to_have_count(0)
+
+
+def test_a_capital_i_for_a_small_l_is_refused_at_sign_up(open_page, base_url):
+    """Issue 22.3: with an account `Carol…`, signing up as `CaroI…` (capital i, drawn as a small
+    L by the site's font) is refused on the form, as the Cyrillic look-alike is."""
+    tag = unique("x").split("-")[1]
+    owner = f"Carol{tag}"
+    sign_up(open_page(), base_url, owner)
+    page = open_page()
+    page.goto(base_url + "/accounts/signup/")
+    form = page.locator("#signup-form")
+    form.locator("[name=username]").fill(f"CaroI{tag}")
+    form.locator("[name=password1]").fill(PASSWORD)
+    form.locator("[name=password2]").fill(PASSWORD)
+    form.locator("[type=submit]").click()
+    expect(page.locator(".form-field.has-error")).to_be_visible()
+    expect(form.locator(".errorlist")).to_contain_text(re.compile("taken|looks like", re.I))
+    assert page.url.startswith(base_url + "/accounts/signup/")
+    shoot(page, "signup-lookalike-refused.png")
