@@ -10,14 +10,13 @@ two transactions truly overlap on every run.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from games.boards.stored import board_of
@@ -30,42 +29,15 @@ from games.moves.service import move_apply
 from games.ratings.models import Rating, RatingChange, RatingRefund
 from tests.fairplay.marking import fake_rated_race, rated_at, rating_of
 from tests.fairplay.play import Clock, account, human, middle, ranked_solo
+from tests.support.on_postgres import WAITING_FOR_A_LOCK, assert_on_postgres, in_thread
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Another connection of this database waiting for a lock: only the second press can be.
-WAITING_ON_THE_FIRST = """
-    SELECT count(*) FROM pg_stat_activity
-    WHERE datname = current_database() AND wait_event_type = 'Lock'
-      AND pid <> pg_backend_pid()
-"""
-
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    expected = os.environ.get("MINERACE_EXPECT_VENDOR", connection.vendor)
-    assert connection.vendor == expected  # a silent fallback to SQLite would prove nothing
-    # Not collected by the default run (its name is not test_*): only
-    # tests/services/test_mark_on_postgres.py runs it, on PostgreSQL, where writers overlap.
-    assert connection.vendor == "postgresql", "run by tests/services/test_mark_on_postgres.py"
-
-
-def in_thread(work: Callable[[], Marked], results: list, errors: list) -> threading.Thread:
-    """Run `work` on a thread of its own (its own database connection), keeping what it gives
-    or raises."""
-
-    def run() -> None:
-        try:
-            results.append(work())
-        except BaseException as error:  # reported by the test, whatever it is
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
+    assert_on_postgres("tests/services/test_mark_on_postgres.py")
 
 
 def a_cheater_with_victims() -> tuple[object, dict[str, int]]:
@@ -103,7 +75,7 @@ def test_two_moderators_pressing_at_once_make_one_mark_and_one_set_of_refunds(mo
     with connection.cursor() as cursor:
 
         def second_waits() -> bool:
-            cursor.execute(WAITING_ON_THE_FIRST)
+            cursor.execute(WAITING_FOR_A_LOCK)
             return cursor.fetchone()[0] == 1
 
         try:
@@ -203,7 +175,7 @@ def test_a_game_that_ends_while_its_account_is_marked_is_held(monkeypatch):
     with connection.cursor() as cursor:
 
         def move_waits() -> bool:
-            cursor.execute(WAITING_ON_THE_FIRST)
+            cursor.execute(WAITING_FOR_A_LOCK)
             return cursor.fetchone()[0] == 1
 
         try:

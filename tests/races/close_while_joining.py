@@ -10,48 +10,25 @@ starts meanwhile, and the join goes on only once the close waits for its lock.
 
 from __future__ import annotations
 
-import os
 import threading
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from games.edge.validation import game_spec
 from games.models import Game, Player
 from games.races import lifecycle, lobbies
+from tests.support.on_postgres import WAITING_FOR_A_LOCK, assert_on_postgres, in_thread
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WAITING_FOR_A_LOCK = """
-    SELECT count(*) FROM pg_stat_activity
-    WHERE datname = current_database() AND wait_event_type = 'Lock'
-      AND pid <> pg_backend_pid()
-"""
-
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    expected = os.environ.get("MINERACE_EXPECT_VENDOR", connection.vendor)
-    assert connection.vendor == expected  # a silent fallback to SQLite would prove nothing
-    assert connection.vendor == "postgresql", "run by tests/services/test_idle_lobbies_on_workers"
-
-
-def in_thread(work: Callable[[], object], results: list, errors: list) -> threading.Thread:
-    def run() -> None:
-        try:
-            results.append(work())
-        except BaseException as error:  # reported by the test, whatever it is
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
+    assert_on_postgres("tests/services/test_idle_lobbies_on_workers")
 
 
 def test_a_join_that_commits_while_the_close_waits_keeps_its_lobby(monkeypatch):
