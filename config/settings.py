@@ -133,7 +133,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis's pub/sub layer, keeping a game's fan-out in the worker that holds
+            # all its sockets (games/events/local_layer.py, docs/deploy.md).
+            "BACKEND": "games.events.local_layer.ColocatedChannelLayer",
             # The prefix keeps several deployments (or test runs) on one Redis apart.
             "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "minerace")},
         }

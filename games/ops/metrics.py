@@ -36,12 +36,18 @@ MOVE_SECONDS = Histogram(
 SOCKETS = Gauge("minerace_sockets_open", "Open WebSockets", ["role"])
 ERRORS = Counter("minerace_errors_total", "Error frames and API errors sent", ["code"])
 PUBLISH_FAILURES = Counter("minerace_publish_failures_total", "Events the channel layer refused")
+# A game's events kept in the worker (every member local) or published to Redis (local_layer).
+GROUP_SENDS = Counter(
+    "minerace_layer_game_sends_total", "Game events the channel layer sent", ["path"]
+)
 OUTBOX_PENDING = Gauge("minerace_outbox_pending", "Committed events waiting to be published")
 # Quick match: queue lengths and waits go here when matchmaking exists.
 
 # Known label values start at 0, so a rate() over them has a series from the first scrape.
 for _action in MOVE_TYPES:
     MOVES.labels(action=_action)
+for _path in ("local", "published"):
+    GROUP_SENDS.labels(path=_path)
 for _role in SOCKET_ROLES:
     SOCKETS.labels(role=_role)
 

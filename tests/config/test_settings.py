@@ -37,7 +37,7 @@ def test_production_uses_postgres_pool_redis_pubsub_and_whitenoise():
     )
     result = manage("shell", "--no-imports", "-c", code, **PRODUCTION)
     assert result.stdout.split() == [
-        "django.db.backends.postgresql", "True", "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "django.db.backends.postgresql", "True", "games.events.local_layer.ColocatedChannelLayer",
         "whitenoise.storage.CompressedManifestStaticFilesStorage", "True",
     ], result.stderr  # fmt: skip
 
