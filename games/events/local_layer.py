@@ -296,17 +296,22 @@ class ColocatedLoopLayer(RedisPubSubLoopLayer):
     async def check_company(self) -> None:
         """Ask Redis how many subscribe to each group held here; alone, a group goes back to
         local-only (unless a join was heard meanwhile); with unheard company, it publishes."""
-        names = [name for name, state in self.states.items() if state.ready]
-        for start in range(0, len(names), NUMSUB_BATCH):
-            batch = names[start : start + NUMSUB_BATCH]
-            for shard in {id(self._get_shard(n)): self._get_shard(n) for n in batch}.values():
-                mine = [n for n in batch if self._get_shard(n) is shard]
-                epochs = {n: self.states[n].epoch for n in mine}
-                counts = await shard.numsub(mine)
-                for name, count in zip(mine, counts, strict=True):
-                    state = self.states.get(name)
-                    if state is None or state.epoch != epochs[name]:
-                        continue
+        by_shard: dict[int, list[str]] = {}
+        for name, state in self.states.items():
+            if state.ready:
+                by_shard.setdefault(id(self._get_shard(name)), []).append(name)
+        for names in by_shard.values():
+            shard = self._get_shard(names[0])
+            for start in range(0, len(names), NUMSUB_BATCH):
+                batch = [n for n in names[start : start + NUMSUB_BATCH] if n in self.states]
+                if not batch:
+                    continue
+                asked = {n: (self.states[n], self.states[n].epoch) for n in batch}
+                counts = await shard.numsub(batch)
+                for name, count in zip(batch, counts, strict=True):
+                    state, (asked_state, asked_epoch) = self.states.get(name), asked[name]
+                    if state is not asked_state or state.epoch != asked_epoch:
+                        continue  # left, joined again or heard a join meanwhile: ask next time
                     if count == 1 and shard.subscriber_up():
                         state.remote.clear()
                     elif count > 1 and not state.remote:
