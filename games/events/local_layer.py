@@ -58,6 +58,7 @@ ECHO_WAIT_S = 0.2  # then the join notice is sent again: it went out before the 
 CHECK_INTERVAL_S = 2.0  # how often a worker asks Redis whether it still has company
 UNKNOWN = b"?"  # in `remote`: someone may hold the group unheard, so publish
 NUMSUB_BATCH = 500
+SENT_LOCALLY, PUBLISHED = GROUP_SENDS.labels(path="local"), GROUP_SENDS.labels(path="published")
 
 
 @dataclass
@@ -192,9 +193,9 @@ class ColocatedLoopLayer(RedisPubSubLoopLayer):
             self._deliver(name, data)
             state = self.states.get(name)
             if state is not None and state.ready and not state.remote:
-                GROUP_SENDS.labels(path="local").inc()
+                SENT_LOCALLY.inc()
                 return
-        GROUP_SENDS.labels(path="published").inc()
+        PUBLISHED.inc()
         await self._get_shard(name).publish(name, HEADER + EVENT + self.worker_id + data)
 
     async def flush(self) -> None:
