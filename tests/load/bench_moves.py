@@ -86,8 +86,12 @@ def per_move(result: dict) -> dict:
     moves = max(1, result["measured"])
     probed = result["probes"]
     redis = probed.get("redis_commands", {})
+    share = probed.get("redis_client_share")
+    commands = sum(redis.values())
     out = {
-        "redis_commands": round(sum(redis.values()) / moves, 2),
+        "redis_commands": round(commands / moves, 2),
+        # Commands clients sent (the rest ran inside Lua scripts), from the MONITOR sample.
+        "redis_round_trips": None if share is None else round(share * commands / moves, 2),
         "redis_by_command": {
             name: round(calls / moves, 2)
             for name, calls in sorted(redis.items(), key=lambda item: -item[1])[:8]
@@ -114,11 +118,13 @@ def print_run(result: dict) -> None:
     fanout = " / ".join(loadtest.fmt_ms(result[f"fanout_p{q}_ms"]) for q in (50, 99))
     cpu = ", ".join(f"{k} {v:.2f}" for k, v in result["cpu_ms_per_move"].items())
     trips = result["round_trips_per_move"]
+    sample = result["probes"].get("redis_sample")
     print(f"\n== {label(result)} at {result['rate_asked']:g}: {result['moves_per_s']} moves/s, "
           f"answer p50/p99 {answer} ms, fan-out p50/p99 {fanout} ms, "
           f"{result['bounds_broken'] or 'held'}", flush=True)  # fmt: skip
     print(f"   CPU ms per move: {cpu}; machine {result['machine_busy_pct']} % busy")
-    print(f"   per move: Redis {trips['redis_commands']} commands {trips['redis_by_command']}; "
+    print(f"   per move: Redis {trips['redis_commands']} commands {trips['redis_by_command']}, "
+          f"{trips['redis_round_trips']} of them round trips (sample: {sample}); "
           f"PostgreSQL {trips.get('postgres', '-')}; "
           f"worker wake-ups {trips.get('worker_wakeups', '-')}")  # fmt: skip
     profile = result["probes"].get("profile")
@@ -135,8 +141,9 @@ def print_summary(results: list[dict], variants: list[tuple[str, str]], args) ->
           f"warm-up; bounds: answer p99 < {loadtest.ANSWER_P99_MS} ms, fan-out p99 < "
           f"{loadtest.FANOUT_P99_MS} ms")  # fmt: skip
     print("| run | rate | moves/s | answer p50 / p99 ms | fan-out p50 / p99 ms | CPU ms per move: "
-          "workers / PostgreSQL / Redis / nginx / client | Redis cmds per move | PG xacts per "
-          "move | worker thread wake-ups per move | machine busy | bounds |")  # fmt: skip
+          "workers / PostgreSQL / Redis / nginx / client | Redis commands (round trips) per "
+          "move | PG xacts per move | worker thread wake-ups per move | machine busy "
+          "| bounds |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         kinds = ("workers", "postgresql", "redis", "nginx", "client")
@@ -147,7 +154,8 @@ def print_summary(results: list[dict], variants: list[tuple[str, str]], args) ->
         print(f"| {label(r)} | {r['rate_asked']:g} | {r['moves_per_s']} | "
               f"{loadtest.fmt_ms(r['answer_p50_ms'])} / {loadtest.fmt_ms(r['answer_p99_ms'])} | "
               f"{loadtest.fmt_ms(r['fanout_p50_ms'])} / {loadtest.fmt_ms(r['fanout_p99_ms'])} | "
-              f"{cpu} | {trips['redis_commands']} | {commits} | {wakeups} | "
+              f"{cpu} | {trips['redis_commands']} ({trips['redis_round_trips']}) | {commits} | "
+              f"{wakeups} | "
               f"{r['machine_busy_pct']} % | {r['bounds_broken'] or 'held'} |")  # fmt: skip
     held = {}
     for target, proxy in variants:

@@ -13,36 +13,80 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 from tests.support.servers import PG_ADMIN_URL
 
 
 class RedisCommands:
-    """Redis commands by name inside the window (INFO commandstats), on the bench's own Redis."""
+    """Redis commands by name inside the window (INFO commandstats), on the bench's own Redis.
 
-    def __init__(self, redis_url: str) -> None:
+    commandstats also counts the commands a Lua script runs (a rate limit's EVAL runs TIME,
+    HMGET, HSET and PEXPIRE inside Redis: one round trip, five commands), so a MONITOR sample
+    of `sample_s` seconds, `sample_after_s` into the window, tells how many of them came from
+    clients: the round trips."""
+
+    def __init__(self, redis_url: str, sample_after_s: float = 5, sample_s: float = 2) -> None:
         self.redis_url = redis_url
+        self.sample_after_s, self.sample_s = sample_after_s, sample_s
         self.before: dict[str, int] = {}
+        self.sample: dict[str, dict[str, int]] = {"client": {}, "script": {}}
+        self.sampler: threading.Thread | None = None
 
-    def calls(self) -> dict[str, int]:
+    def client(self):
         import redis
 
-        client = redis.Redis.from_url(self.redis_url)
+        return redis.Redis.from_url(self.redis_url)
+
+    def calls(self) -> dict[str, int]:
+        client = self.client()
         try:
             stats = client.info("commandstats")
         finally:
             client.close()
         return {name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()}
 
+    def monitor(self) -> None:
+        time.sleep(self.sample_after_s)
+        client = self.client()
+        try:
+            with client.monitor() as monitor:
+                until = time.monotonic() + self.sample_s
+                while time.monotonic() < until:
+                    command = monitor.next_command()
+                    if not command or not command["command"]:
+                        continue
+                    source = "script" if command["client_type"] == "lua" else "client"
+                    name = command["command"].split()[0].lower()
+                    self.sample[source][name] = self.sample[source].get(name, 0) + 1
+        finally:
+            client.close()
+
     def begin(self) -> None:
         self.before = self.calls()
+        if self.sample_s > 0:
+            self.sampler = threading.Thread(target=self.monitor, daemon=True)
+            self.sampler.start()
 
     def end(self) -> dict:
         after = self.calls()
+        if self.sampler is not None:
+            self.sampler.join(timeout=self.sample_s + 10)
         delta = {name: n - self.before.get(name, 0) for name, n in after.items()}
-        delta.pop("info", None)  # ours
-        return {"redis_commands": {k: v for k, v in sorted(delta.items()) if v > 0}}
+        for ours in ("info", "monitor"):
+            delta.pop(ours, None)
+        sampled_client = sum(self.sample["client"].values()) - self.sample["client"].get(
+            "monitor", 0
+        )
+        sampled_all = sampled_client + sum(self.sample["script"].values())
+        return {
+            "redis_commands": {k: v for k, v in sorted(delta.items()) if v > 0},
+            # Of every command Redis ran in the sample, the share clients sent (round trips).
+            "redis_client_share": round(sampled_client / sampled_all, 3) if sampled_all else None,
+            "redis_sample": self.sample,
+        }
 
 
 class PostgresCounters:
