@@ -243,6 +243,8 @@ def run_target(
         from tests.load.client import run_in_process
 
         with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
+            # The pool's processes (a private attribute, stable since Python 3.0): the bench
+            # counts the load client's CPU by pid, apart from other work on the machine.
             run = Run(target, workers, database, nginx,
                       [process.pid for process in pool._pool])  # fmt: skip
             classify, probed = probes(run) if probes else (None, [])
