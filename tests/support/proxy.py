@@ -118,13 +118,18 @@ class Nginx:
         command = [binary, "-p", str(self.dir), "-c", str(main), "-e", str(self.dir / "error.log")]
         checked = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True, timeout=30)
         if checked.returncode != 0:
+            self.stop()
             raise RuntimeError(f"nginx refuses the config:\n{checked.stderr}")
         log = (self.dir / "stdout.log").open("ab")
         self.process = subprocess.Popen(
             [*command, "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT
         )
-        wait_until(self.answers, message=lambda: f"nginx to listen:\n{self.log_text()}",
-                   timeout=timeout, interval=0.05)  # fmt: skip
+        try:
+            wait_until(self.answers, message=lambda: f"nginx to listen:\n{self.log_text()}",
+                       timeout=timeout, interval=0.05)  # fmt: skip
+        except Exception:
+            self.stop()
+            raise
         return self
 
     def answers(self) -> bool:
