@@ -19,8 +19,11 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.support.proxy import Nginx
 from tests.support.servers import Daphne, PostgresDatabase, migrate, production_env
 
 ECHO_APP = "tests.load.echo_asgi:application"
@@ -83,32 +86,70 @@ def machine_ticks() -> tuple[int, int]:
 
 class CpuWindow(threading.Thread):
     """CPU seconds each kind of process spends inside the measured window, and how busy the
-    machine is: where the time of a move goes, outside any profiler."""
+    machine is: where the time of a move goes, outside any profiler.
 
-    def __init__(self, start_wall: float, end_wall: float, workers: list[int]) -> None:
+    `classify`, when given, names the processes of the run itself at the window's start
+    (pid -> kind); everything else is then "other", however it is called, so other people's
+    processes on a shared machine do not count as ours. `probes` (objects with begin() and
+    end() -> dict) are read at the window's edges too: Redis and PostgreSQL counters, a
+    profiler."""
+
+    def __init__(
+        self, start_wall: float, end_wall: float, workers: list[int],
+        classify: Callable[[], dict[int, str]] | None = None, probes: list | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(daemon=True)
         self.start_wall, self.end_wall, self.workers = start_wall, end_wall, set(workers)
+        self.classify = classify
+        self.probes = probes or []
+        self.pid_kinds: dict[int, str] = {}
         self.seconds: dict[str, float] = {}
         self.busy_pct: float | None = None
+        self.probed: dict[str, object] = {}
 
     def kind(self, pid: int, name: str) -> str:
+        if self.classify is not None:
+            return self.pid_kinds.get(pid, "other")
         if pid in self.workers:
             return "workers"
-        if name in ("postgres", "redis-server"):
-            return "postgresql" if name == "postgres" else "redis"
+        if name in ("postgres", "redis-server", "nginx"):
+            return {"postgres": "postgresql", "redis-server": "redis"}.get(name, name)
         return "clients and other" if name.startswith("python") else "other"
 
     def run(self) -> None:
         time.sleep(max(0.0, self.start_wall - time.time()))
         before, ticks_before = cpu_by_process(), machine_ticks()
+        if self.classify is not None:
+            self.pid_kinds = self.classify()
+        for probe in self.probes:
+            probe.begin()
         time.sleep(max(0.0, self.end_wall - time.time()))
         after, ticks_after = cpu_by_process(), machine_ticks()
+        if self.classify is not None:  # a backend or helper started inside the window counts
+            self.pid_kinds = {**self.classify(), **self.pid_kinds}
+        for probe in self.probes:
+            self.probed.update(probe.end())
         for pid, (name, spent) in after.items():
             delta = spent - before.get(pid, (name, 0.0))[1]
             kind = self.kind(pid, name)
             self.seconds[kind] = self.seconds.get(kind, 0.0) + delta
         busy = ticks_after[0] - ticks_before[0]
         self.busy_pct = 100 * busy / max(1, ticks_after[1] - ticks_before[1])
+
+
+def descendants(pids: list[int]) -> list[int]:
+    """The given processes and every process below them (a worker's board helper)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
 
 
 def post_json(url: str, body: dict) -> dict:
@@ -118,8 +159,9 @@ def post_json(url: str, body: dict) -> dict:
         return json.loads(response.read())
 
 
-def start_workers(target: str, args, logdir: Path):
+def start_workers(target: str, args, logdir: Path, **env_extra: str):
     env = production_env(args.redis_url, "minerace-load")
+    env.update(env_extra)
     database = None
     if target == "game":
         database = PostgresDatabase().create()
@@ -134,16 +176,40 @@ def start_workers(target: str, args, logdir: Path):
     return workers, database
 
 
-def run_target(target: str, args) -> dict:
+@dataclass
+class Run:
+    """What one run started, for the probes a bench reads at the window's edges."""
+
+    target: str
+    workers: list[Daphne]
+    database: PostgresDatabase | None
+    nginx: Nginx | None
+    client_pids: list[int] = field(default_factory=list)
+
+
+def run_target(
+    target: str, args, proxy: str | None = None,
+    probes: Callable[[Run], tuple[Callable[[], dict[int, str]] | None, list]] | None = None,
+) -> dict:  # fmt: skip
+    """One run of `target` ("game" or "echo") at args.rate. `proxy`: None (clients spread over
+    the workers' own ports), "spread" (nginx in front, round-robin) or "colocate" (nginx
+    hashing each game to one worker, deploy/nginx/minerace.conf). `probes(run)` returns a
+    process classifier and the probes to read at the window's edges."""
     logdir = Path(tempfile.mkdtemp(prefix=f"minerace-load-{target}-"))
-    workers, database = start_workers(target, args, logdir)
+    env_extra = {"MINERACE_TRUSTED_PROXIES": "127.0.0.1"} if proxy else {}
+    workers, database = start_workers(target, args, logdir, **env_extra)
+    nginx = None
     try:
-        ws_urls = [w.ws_url for w in workers]
+        if proxy:
+            nginx = Nginx([w.port for w in workers], colocate=proxy == "colocate").start()
+            ws_urls, http_urls = [nginx.ws_url], [nginx.url]
+        else:
+            ws_urls, http_urls = [w.ws_url for w in workers], [w.url for w in workers]
         races, idle = [], []
         for i in range(args.races):
             seed = f"load-{i}"
             if target == "game":
-                game = post_json(workers[i % len(workers)].url + "/api/games/",
+                game = post_json(http_urls[i % len(http_urls)] + "/api/games/",
                                  {"mode": "race", "preset": args.preset, "seed": seed,
                                   "max_players": max(2, args.racers)})  # fmt: skip
                 game_id = game["id"]
@@ -155,7 +221,7 @@ def run_target(target: str, args) -> dict:
         for k in range(args.idle):
             if k % 100 == 0:
                 if target == "game":
-                    holder = post_json(workers[0].url + "/api/games/", {"preset": "beginner"})["id"]
+                    holder = post_json(http_urls[0] + "/api/games/", {"preset": "beginner"})["id"]
                 else:
                     holder = f"idle{k}"
             idle.append((ws_urls[k % len(ws_urls)], holder))
@@ -174,19 +240,27 @@ def run_target(target: str, args) -> dict:
         watch = MemoryWatch([w.process.pid for w in workers])
         watch.start()
         measure_wall = start_wall + args.warmup
-        cpu = CpuWindow(measure_wall, measure_wall + args.duration, watch.pids)
-        cpu.start()
         from tests.load.client import run_in_process
 
         with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
+            # The pool's processes (a private attribute, stable since Python 3.0): the bench
+            # counts the load client's CPU by pid, apart from other work on the machine.
+            run = Run(target, workers, database, nginx,
+                      [process.pid for process in pool._pool])  # fmt: skip
+            classify, probed = probes(run) if probes else (None, [])
+            cpu = CpuWindow(measure_wall, measure_wall + args.duration, watch.pids,
+                            classify, probed)  # fmt: skip
+            cpu.start()
             results = pool.map(run_in_process, jobs)
         watch.stopped.set()
-        cpu.join(timeout=5)
+        cpu.join(timeout=60)
         peak_mib = [
             round(max(watch.peak[w.process.pid], rss_kib(w.process.pid, "VmHWM")) / 1024, 1)
             for w in workers
         ]
     finally:
+        if nginx is not None:
+            nginx.stop()
         for w in workers:
             w.stop()
         if database is not None:
@@ -204,6 +278,7 @@ def run_target(target: str, args) -> dict:
             totals[k] += r[k]
     return {
         "target": target,
+        "proxy": proxy,
         "moves_per_s": round(totals["measured"] / window, 1),
         "window_s": round(window, 1),
         "answer_p50_ms": percentile(merged["answer_ms"], 50),
@@ -221,6 +296,7 @@ def run_target(target: str, args) -> dict:
             kind: round(1000 * spent / max(1, totals["measured"]), 3)
             for kind, spent in sorted(cpu.seconds.items())
         },
+        "probes": cpu.probed,
         **totals,
     }
 
@@ -230,6 +306,11 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--target", choices=["game", "echo", "both"], default="both")
+    parser.add_argument(
+        "--proxy", choices=["none", "spread", "colocate"], default="none",
+        help="none: clients spread over the workers' ports; spread / colocate: through nginx\n"
+        "(deploy/nginx/minerace.conf) round-robin, or each game's sockets on one worker",
+    )  # fmt: skip
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--procs", type=int, default=2, help="load client processes")
     parser.add_argument("--races", type=int, default=60)
@@ -265,7 +346,7 @@ def main() -> None:
 
     def measure(target: str, rate: float) -> dict:
         args.rate = rate
-        result = run_target(target, args)
+        result = run_target(target, args, None if args.proxy == "none" else args.proxy)
         result["rate_asked"] = rate
         result["bounds_broken"] = bounds_broken(result, args)
         results.append(result)
