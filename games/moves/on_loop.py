@@ -20,6 +20,7 @@ when the loop shuts down its async generators (asyncio.run, asgiref, pytest-asyn
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
 from collections.abc import AsyncIterator
 from typing import Any
@@ -40,6 +41,7 @@ from games.runtime.db import concurrent_database, db_hot
 
 POOL_SIZE = 4  # connections per event loop: a move holds one for a single short round trip
 POOL_WAIT_S = 5.0  # then the move goes to the service's own connections
+APPLICATION_NAME = "minerace-moves"  # how these connections show in pg_stat_activity
 
 
 async def move_play(*, player_id: str, move: Move, key: str | None = None) -> MoveOutcome:
@@ -110,22 +112,33 @@ class _LoopPool:
         for name in ("cursor_factory", "context", "pool", "prepare_threshold"):
             params.pop(name, None)  # Django's sync cursor, adapters and pool are not for these
         params["autocommit"] = True
+        params["application_name"] = APPLICATION_NAME
         self.pool = AsyncConnectionPool(
             kwargs=params,
             min_size=1,
             max_size=POOL_SIZE,
             timeout=POOL_WAIT_S,
+            configure=self._opened,
             open=False,
-            name="minerace-moves",
+            name=APPLICATION_NAME,
         )
+        self.connections: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()
         self.closer = self._closing()
         self.ready: asyncio.Future[None] | None = None
+
+    async def _opened(self, conn: psycopg.AsyncConnection) -> None:
+        self.connections.add(conn)
 
     async def _closing(self) -> AsyncIterator[None]:
         try:
             yield
         finally:
-            await self.pool.close()
+            # The loop's shutdown (asyncio.run) cancels the pool's own tasks first, and then
+            # pool.close() stops before closing its connections: they are closed here.
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.pool.close()
+            for conn in list(self.connections):  # then its connections may still be open
+                await conn.close()
 
     async def open(self) -> None:
         await self.closer.__anext__()  # registered with the loop: closed by shutdown_asyncgens
