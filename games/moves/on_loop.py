@@ -139,6 +139,7 @@ class _LoopPool:
                 await self.pool.close()
             for conn in list(self.connections):  # then its connections may still be open
                 await conn.close()
+            _pools.pop(asyncio.get_running_loop(), None)
 
     async def open(self) -> None:
         await self.closer.__anext__()  # registered with the loop: closed by shutdown_asyncgens

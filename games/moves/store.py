@@ -13,8 +13,11 @@ player does the rest (the game's start, the score, `finished`, `decided`, `game_
 same transaction as its write, and so does an opening move of a race's deciding racer (the last
 one playing while its ranking waits on it, games.races.deciding): the autocommit statement
 refuses to apply to that one (`guarded`), so the caller's locked retry writes it and decides the
-race in one transaction. A worker killed between the two can thus never leave a race that its
-last racer's move settled undecided.
+race in one transaction. Written in autocommit with the deciding after it, a worker killed in
+between would leave a settled race undecided (no `decided`, no rating change) until that
+racer's next opening move, its finish or resignation, or the clock's time limit (games.races:
+each calls finish_game_if_done); the guard costs a lookup of the game row by its key in the
+same statement and, for that one racer's opening moves only, a retry.
 
 The statements are plain SQL: a move is the write that happens hundreds of times a second, and
 building them through the ORM's compiler cost more than running them (docs/benchmarks.md).
