@@ -5,10 +5,17 @@ facts, step (rules and engine, no I/O), write conditionally on the row the step 
 A write that finds the row changed (the player's other connection, another worker, the clock's
 dnf, a resign) writes nothing; the move is stepped again on the row read under its lock, so a
 player flooding from two connections on two workers settles in one more try.
+
+On PostgreSQL the first try holds no transaction: its reads and, for the common move, its write
+(one statement, games.moves.store) run in autocommit; the retries read under the row's lock
+and write in one transaction. SQLite, one writer at a time, runs every try in a transaction.
+Async code calls this through games.moves.on_loop, which plays the usual move on the event loop
+with the same step and statement and hands every other case here.
 """
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,9 +31,10 @@ from games.events.event import Event
 from games.models import GameStatus
 from games.moves import repeats, store
 from games.moves.state import GameFacts, PlayerState, player_states, running_games
-from games.moves.step import move_step
+from games.moves.step import MoveResult, move_step
 from games.races.clock import game_tick
 from games.races.deadlines import race_deadline
+from games.runtime.db import concurrent_database
 
 ATTEMPTS = 3  # the first try trusts a cached or unlocked read; the next ones lock the row
 
@@ -54,8 +62,10 @@ def move_apply(*, player_id: str, move: Move, key: str | None = None) -> MoveOut
     for attempt in range(ATTEMPTS):
         now = timezone.now()
         first, events = None, None
+        # PostgreSQL's first try, optimistic, opens no transaction (the write is conditional).
+        in_transaction = attempt > 0 or not concurrent_database()
         try:
-            with transaction.atomic():
+            with transaction.atomic() if in_transaction else nullcontext():
                 if player is None:
                     player = store.read_player(player_id, lock=attempt > 0)
                     if player is None:
@@ -67,7 +77,7 @@ def move_apply(*, player_id: str, move: Move, key: str | None = None) -> MoveOut
                 if first is None:
                     game = _game_facts(player.game_id)
                     result = move_step(game, player, move, now, time_limit_s, ng_attempt)
-                    events = store.move_commit(result, key)
+                    events = store.move_commit(result, key, in_transaction=in_transaction)
         except ServiceError as refused:  # the transaction is over: the clock may write its own
             raise _with_clock(refused, player, now, time_limit_s) from None
         except IntegrityError:
@@ -84,6 +94,14 @@ def move_apply(*, player_id: str, move: Move, key: str | None = None) -> MoveOut
             running_games.put(result.game.id, result.game)
         return MoveOutcome(result.cells, events)
     raise ServiceError("internal", "the move could not be written; send it again")
+
+
+def move_settle(*, result: MoveResult, key: str | None) -> MoveOutcome:
+    """A move whose one statement went out on a connection that was then lost (on_loop): the
+    answer it would have had if it was written, else the move played now, as if just sent."""
+    if store.move_written(result):
+        return MoveOutcome(result.cells, store.one_statement_events(result))
+    return move_apply(player_id=result.after.id, move=result.move, key=key)
 
 
 def _repeated(player_id: str, first: tuple[int, Move], move: Move) -> MoveOutcome:

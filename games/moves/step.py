@@ -51,6 +51,11 @@ class MoveResult:
     def finishes(self) -> bool:
         return self.after.status != PLAYING
 
+    @property
+    def opens_cells(self) -> bool:
+        """A move that opens cells may pass racers who lost ahead (games.races.deciding)."""
+        return self.after.revealed > self.before.revealed
+
 
 def move_check(game: GameFacts, player: PlayerState, now: datetime, time_limit_s: int) -> None:
     """Refuse a move the rules do not allow now (the cell was checked at the edge)."""

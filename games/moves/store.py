@@ -1,11 +1,23 @@
-"""The one write of a move, the same on PostgreSQL and SQLite.
+"""The one write of a move: its statements and parameters are built here, for every caller.
 
 The player's row is updated only if it still has the `moves_count` the step was built on and
-is still playing (`UPDATE ... WHERE ... RETURNING`, which both support); the move is appended
-to the log only if it was. A move that starts a solo game or finishes its player does the rest
-(the game's start, the score, `finished`, `decided`, `game_over`) in the same transaction, and
-so does a move of a race's last racer that may decide it. Parameters are
-named and built in one place, `_params`.
+is still playing (`UPDATE ... WHERE ... RETURNING`, which both databases support); the move is
+appended to the log (and every SNAPSHOT_EVERY-th move a snapshot) only if it was.
+
+On PostgreSQL that is one data-modifying `WITH` statement (`WRITE_MOVE`): the common move (it
+neither starts a solo game nor finishes its player) is that statement alone, in autocommit, one
+round trip, whether it runs here on a Django connection or on the event loop's async connection
+(games.moves.on_loop). SQLite, which has no data-modifying `WITH`, runs the same UPDATE and
+INSERTs one after the other in a transaction. A move that starts a solo game or finishes its
+player does the rest (the game's start, the score, `finished`, `decided`, `game_over`) in the
+same transaction as its write, and so does an opening move of a race's deciding racer (the last
+one playing while its ranking waits on it, games.races.deciding): the autocommit statement
+refuses to apply to that one (`guarded`), so the caller's locked retry writes it and decides the
+race in one transaction. Written in autocommit with the deciding after it, a worker killed in
+between would leave a settled race undecided (no `decided`, no rating change) until that
+racer's next opening move, its finish or resignation, or the clock's time limit (games.races:
+each calls finish_game_if_done); the guard costs a lookup of the game row by its key in the
+same statement and, for that one racer's opening moves only, a retry.
 
 The statements are plain SQL: a move is the write that happens hundreds of times a second, and
 building them through the ORM's compiler cost more than running them (docs/benchmarks.md).
@@ -13,9 +25,10 @@ building them through the ORM's compiler cost more than running them (docs/bench
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 
 from games.engine import Move, move_from_action
 from games.events.event import Event, move_event, to_everyone
@@ -35,9 +48,13 @@ UPDATE_PLAYER_IF_UNCHANGED = (
     "revealed = %(revealed)s, flags = %(flags)s, clicks = %(clicks)s, last_move_at = %(now)s, "
     "status = %(status)s, time_ms = %(time_ms)s, finished_at = %(finished_at)s "
     "WHERE id = %(player)s AND moves_count = %(read_seq)s AND status = 'playing' "
+    # Outside a transaction, not the deciding racer's move that opens cells (see above).
+    "AND NOT (%(guarded)s AND EXISTS (SELECT 1 FROM games_game WHERE games_game.id = %(game)s "
+    "AND games_game.deciding_racer = %(player)s)) "
     # The race's last racer, while its ranking waits on it (games.races.deciding): read in the
     # same statement, so the move path pays no query for it.
-    "RETURNING id, (SELECT deciding_racer FROM games_game WHERE games_game.id = %(game)s)"
+    "RETURNING id, (SELECT deciding_racer FROM games_game WHERE games_game.id = %(game)s) "
+    "AS deciding_racer, game_id, moves_count, snapshot, last_move_at"
 )
 SNAPSHOT_EVERY = 32  # moves between a player's snapshots: a late spectator replays at most this
 INSERT_SNAPSHOT = (
@@ -49,6 +66,19 @@ INSERT_MOVE = (
     "idempotency_key) VALUES (%(game)s, %(player)s, %(seq)s, %(action)s, %(x)s, %(y)s, "
     "%(t_ms)s, %(now)s, %(key)s)"
 )
+# PostgreSQL: the three in one statement. The INSERTs take their values from the updated row,
+# so they apply only if the UPDATE did; a key already used fails the whole statement.
+WRITE_MOVE = (
+    f"WITH upd AS ({UPDATE_PLAYER_IF_UNCHANGED}), "
+    "mv AS (INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at, "
+    "idempotency_key) SELECT upd.game_id, upd.id, upd.moves_count, %(action)s, %(x)s, %(y)s, "
+    "%(t_ms)s, upd.last_move_at, %(key)s FROM upd), "
+    "snap AS (INSERT INTO games_sweepsnapshot (player_id, seq, state, created_at) "
+    "SELECT upd.id, upd.moves_count, upd.snapshot, upd.last_move_at FROM upd "
+    f"WHERE mod(upd.moves_count, {SNAPSHOT_EVERY}) = 0) "
+    "SELECT id, deciding_racer FROM upd"
+)
+SELECT_WRITTEN = "SELECT created_at FROM games_move WHERE player_id = %(player)s AND seq = %(seq)s"
 SELECT_KEYED_MOVE = (
     "SELECT seq, action, x, y FROM games_move "
     "WHERE player_id = %(player)s AND idempotency_key = %(key)s"
@@ -119,10 +149,15 @@ def _as_datetime(value: Any) -> Any:
     return value
 
 
-def _params(result: MoveResult, key: str | None) -> dict[str, Any]:
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _params(
+    result: MoveResult, key: str | None, *, guarded: bool, adapt: Callable[[Any], Any]
+) -> dict[str, Any]:
     """Every parameter of the move's statements, by name."""
     after, move = result.after, result.move
-    adapt = connection.ops.adapt_datetimefield_value
     return {
         "player": after.id,
         "game": after.game_id,
@@ -141,35 +176,87 @@ def _params(result: MoveResult, key: str | None) -> dict[str, Any]:
         "y": move.y,
         "t_ms": result.t_ms,
         "key": key,
+        "guarded": guarded,
     }
 
 
-def move_commit(result: MoveResult, key: str | None = None) -> list[Event] | None:
+def one_statement(result: MoveResult, key: str | None) -> tuple[str, dict[str, Any]] | None:
+    """PostgreSQL's common move as one statement and its parameters, to run in autocommit on
+    any connection (a row back: written; none: the row had moved on, or the mover is the
+    deciding racer and opened cells, for the caller's locked retry); None for a move that
+    starts or finishes something, which needs a transaction."""
+    if result.solo_start is not None or result.finishes:
+        return None
+    return WRITE_MOVE, _params(result, key, guarded=result.opens_cells, adapt=_as_is)
+
+
+def one_statement_events(result: MoveResult) -> list[Event]:
+    """What a move written by its one statement delivers: the move, nothing more."""
+    return [move_event(result.game, result.cells)]
+
+
+def move_commit(
+    result: MoveResult, key: str | None = None, *, in_transaction: bool = True
+) -> list[Event] | None:
     """Write the move (with its idempotency key, if any) if the player's row is still the one
     it was built on, with whatever it starts or finishes; the events to deliver, or None when
-    the row had moved on (nothing written: the caller steps again on the fresh row). Runs
-    inside the caller's transaction."""
+    the row had moved on (nothing written: the caller steps again on the fresh row, locked).
+
+    `in_transaction`: the caller holds a transaction (SQLite always; PostgreSQL's locked
+    retries), and everything runs inside it. Without one (PostgreSQL's first try), a common
+    move is its one statement in autocommit, and a move that needs more opens its own."""
+    if not in_transaction:
+        statement = one_statement(result, key) if connection.vendor == "postgresql" else None
+        if statement is not None:
+            with connection.cursor() as cursor:
+                cursor.execute(*statement)
+                written = cursor.fetchone()
+            return None if written is None else one_statement_events(result)
+        with transaction.atomic():
+            return _commit(result, key)
     if not connection.in_atomic_block:
-        raise RuntimeError("move_commit runs inside a transaction (see games.moves.service)")
-    params = _params(result, key)
+        raise RuntimeError("move_commit(in_transaction=True) runs inside a transaction")
+    return _commit(result, key)
+
+
+def _commit(result: MoveResult, key: str | None) -> list[Event] | None:
+    params = _params(result, key, guarded=False, adapt=connection.ops.adapt_datetimefield_value)
     with connection.cursor() as cursor:
-        cursor.execute(UPDATE_PLAYER_IF_UNCHANGED, params)
-        written = cursor.fetchone()
-        if written is None:
-            return None
-        cursor.execute(INSERT_MOVE, params)
-        if result.after.moves_count % SNAPSHOT_EVERY == 0:
-            cursor.execute(INSERT_SNAPSHOT, params)
+        if connection.vendor == "postgresql":
+            cursor.execute(WRITE_MOVE, params)
+            written = cursor.fetchone()
+        else:  # SQLite has no data-modifying WITH: the same writes, one after the other
+            cursor.execute(UPDATE_PLAYER_IF_UNCHANGED, params)
+            written = cursor.fetchone()
+            if written is not None:
+                cursor.execute(INSERT_MOVE, params)
+                if result.after.moves_count % SNAPSHOT_EVERY == 0:
+                    cursor.execute(INSERT_SNAPSHOT, params)
+    if written is None:
+        return None
     events: list[Event] = []
     if result.solo_start is not None:
         events.append(_start_solo(result))
     events.append(move_event(result.game, result.cells))
     if result.finishes:
         events += _finish(result)
-    elif written[1] == result.after.id and result.after.revealed > result.before.revealed:
+    elif written[1] == result.after.id and result.opens_cells:
         # The last racer opened cells: it may have passed the racers who lost ahead of it.
         events += finish_game_if_done(result.game.id, result.now)
     return events
+
+
+def move_written(result: MoveResult) -> bool:
+    """Whether this step's move is in the log: asked after the connection that sent its write
+    was lost, so the answer may not come from that write. The player's row is locked first, so
+    a write still running on the server is waited for, not missed."""
+    with transaction.atomic():
+        read_player(result.after.id, lock=True)
+        with connection.cursor() as cursor:
+            params = {"player": result.after.id, "seq": result.after.moves_count}
+            cursor.execute(SELECT_WRITTEN, params)
+            row = cursor.fetchone()
+    return row is not None and _as_datetime(row[0]) == result.now
 
 
 def _start_solo(result: MoveResult) -> Event:

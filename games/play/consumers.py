@@ -39,7 +39,7 @@ from games.events.event import Event
 from games.limits import sockets
 from games.limits.buckets import Bucket
 from games.models import Game
-from games.moves.service import move_apply
+from games.moves.on_loop import move_play
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
 from games.play import spectating
@@ -51,7 +51,7 @@ from games.play.welcome import welcome_view
 from games.presence import services as presence
 from games.races import lifecycle, timers
 from games.races.deadlines import deadlines_of
-from games.runtime.db import db, db_hot
+from games.runtime.db import db
 from games.timefmt import iso
 
 log = logging.getLogger(__name__)
@@ -284,7 +284,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         key = idempotency_key_of(message)
         await check_move_rate(self.player_id)
         with MOVE_SECONDS.time():
-            outcome = await db_hot(move_apply)(
+            outcome = await move_play(
                 player_id=self.player_id, move=move_from_action(kind, x, y), key=key
             )
         if outcome.repeated:  # applied before: the first answer again, nothing new to publish

@@ -22,7 +22,9 @@ from games.moves import service
 from games.moves.state import player_states, running_games
 from games.races import finishing
 
-pytestmark = pytest.mark.django_db
+# Transactions of their own, as in production: on PostgreSQL a move's first try runs in
+# autocommit, which a test's enclosing transaction would turn into part of itself.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 SEED = "move-store"
 W, H, M = 16, 16, 40

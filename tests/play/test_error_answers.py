@@ -41,10 +41,10 @@ async def test_a_frame_without_a_usable_id_is_answered_with_re_null(frame):
 async def test_an_internal_failure_answers_with_re_and_keeps_the_connection(monkeypatch):
     client, _ = await player(await create_game(preset="beginner"))
 
-    def broken(**_kwargs):
+    async def broken(**_kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("games.play.consumers.move_apply", broken)
+    monkeypatch.setattr("games.play.consumers.move_play", broken)
     await client.send({"type": "flag", "x": 0, "y": 0, "id": 41})
     error = await client.recv()
     assert (error["type"], error["code"], error["re"]) == ("error", "internal", 41)
