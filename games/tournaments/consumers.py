@@ -36,7 +36,7 @@ from games.tournaments.schedule import schedule_ensure
 log = logging.getLogger(__name__)
 
 SCHEDULE_EVERY_PASSES = 60
-PAIRS_AT_ONCE = 6  # races a worker's pass makes side by side (on SQLite they queue anyway)
+LOTS_AT_ONCE = 2  # transactions of races a worker's pass makes side by side (SQLite queues them)
 _watchers: dict[str, set[TournamentConsumer]] = {}  # this worker's connections by tournament
 _pushed: dict[str, Any] = {}  # the standings fingerprint each tournament was last pushed at
 _passes = [0]
@@ -79,12 +79,13 @@ async def pair_and_tell(channel_layer: Any, tournament_id: str) -> None:
         while again[0]:
             again[0] = False
             plan = await db(services.pair_plan)(tournament_id=tournament_id)
-            # A few pairs at a time, best first: each is a short transaction of its own, and
-            # most of its time is spent waiting on PostgreSQL (docs/benchmarks.md 11).
-            slots = asyncio.Semaphore(PAIRS_AT_ONCE)
+            # A lot of pairs per transaction, best first, two lots in flight: each lot's races
+            # are a few statements whatever their number (docs/benchmarks.md 12), and its
+            # players are told as soon as it commits.
+            slots = asyncio.Semaphore(LOTS_AT_ONCE)
             await asyncio.gather(
-                *(_race_and_tell(channel_layer, tournament_id, ids, plan, slots)
-                  for ids in plan.pairs)
+                *(_race_and_tell(channel_layer, tournament_id, lot, plan, slots)
+                  for lot in services.pair_chunks(plan.pairs))
             )  # fmt: skip
     finally:
         _pairing.pop(tournament_id, None)
@@ -93,17 +94,17 @@ async def pair_and_tell(channel_layer: Any, tournament_id: str) -> None:
 async def _race_and_tell(
     channel_layer: Any,
     tournament_id: str,
-    ids: tuple[int, int],
+    lot: list[tuple[int, int]],
     plan: services.Plan,
     slots: asyncio.Semaphore,
 ) -> None:
     async with slots:
         try:
-            told = await db(services.pair_race)(
-                tournament_id=tournament_id, entry_ids=ids, channels=plan.channels
+            told = await db(services.pair_races)(
+                tournament_id=tournament_id, pairs=lot, channels=plan.channels
             )
-        except Exception:  # a bug must not keep the other pairs from their races
-            log.exception("no race for entries %s", ids)
+        except Exception:  # a bug must not keep the other lots from their races
+            log.exception("no races for entries %s", lot)
             return
     await _tell(channel_layer, told)
 
