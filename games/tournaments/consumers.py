@@ -231,7 +231,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
                 channel=self.channel_name, tournament_id=self.tournament_id, user=user,
                 address=self.address,
             )  # fmt: skip
-        state = await db(selectors.tournament_state)(tournament_id=self.tournament_id, user=user)
+        state = await db(selectors.welcome_state)(tournament_id=self.tournament_id, user=user)
         you = state.pop("you")
         await self.send_frame({"type": "welcome", "tournament": state, "you": you, "re": re})
         _watchers.setdefault(self.tournament_id, set()).add(self)
