@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -82,10 +83,14 @@ async def pair_and_tell(channel_layer: Any, tournament_id: str) -> None:
             # A lot of pairs per transaction, best first, two lots in flight: each lot's races
             # are a few statements whatever their number (docs/benchmarks.md 12), and its
             # players are told as soon as it commits.
+            # Every worker plans the same lots: each begins at a lot of its own choosing, so
+            # that two passes at once race different players rather than skip each other's.
+            lots = services.pair_chunks(plan.pairs)
+            first = random.randrange(len(lots)) if lots else 0
             slots = asyncio.Semaphore(LOTS_AT_ONCE)
             await asyncio.gather(
                 *(_race_and_tell(channel_layer, tournament_id, lot, plan, slots)
-                  for lot in services.pair_chunks(plan.pairs))
+                  for lot in lots[first:] + lots[:first])
             )  # fmt: skip
     finally:
         _pairing.pop(tournament_id, None)

@@ -18,9 +18,12 @@ ABANDON_S rule a few seconds after its start and every entry changes, and each c
 `standings` frames are counted (the most in any one second on one connection: the target is
 1) and timed from the last race's end in the database to the frame.
 
-Checks: every player got `paired` for exactly one game id (a repeat of the same game is
-allowed: its own worker's pass tells it again), the database holds `players / 2` arena races
-with every player in exactly one of them, and no race was created after the last pairing.
+Checks: how many players got `paired` for more than one game id (a repeat of the same game
+is allowed: its own worker's pass tells it again), how many are in two arena races, and how
+many were in two at once: a player whose race was decided (its opponent dropped first by the
+ABANDON_S rule) is free and waiting again (PROTOCOL.md 7), so a second race after the first
+was decided is the rule, not a double pairing; one made before is. *First race made*: from
+`starts_at` to its first race's row (the server's side of the latency).
 Prints one JSON object.
 """
 
@@ -189,7 +192,23 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
             "SELECT p.name, count(*) FROM games_player p JOIN tournaments_arenarace r"
             " ON r.game_id = p.game_id GROUP BY p.name"
         ).fetchall()
+        # Each player's races in order: (made, decided) moments, to tell a second race after
+        # the first was decided (PROTOCOL.md 7: free again from then) from two at once.
+        spans: dict[str, list[tuple[float, float | None]]] = {}
+        for name, made, decided in conn.execute(
+            "SELECT p.name, extract(epoch FROM r.created_at), extract(epoch FROM g.decided_at)"
+            " FROM games_player p JOIN tournaments_arenarace r ON r.game_id = p.game_id"
+            " JOIN games_game g ON g.id = r.game_id ORDER BY r.created_at"
+        ).fetchall():
+            spans.setdefault(name, []).append((float(made), decided and float(decided)))
     latencies = [p.paired_at - starts_at for p in players if p.paired_at is not None]
+    at_once = sum(
+        1
+        for races in spans.values()
+        for (_, decided), (made, _) in itertools.pairwise(races)
+        if decided is None or made < decided
+    )
+    first_made = sorted(races[0][0] - starts_at for races in spans.values())
     per_second = [
         max((sum(1 for t in p.standings_at if s <= t < s + 1) for s in p.standings_at), default=0)
         for p in players
@@ -218,6 +237,14 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
         "players_with_more_than_one_game": sum(1 for p in players if len(set(p.games)) > 1),
         "races_in_database": races,
         "players_in_two_races": sum(1 for _, n in seats if n > 1),
+        "players_in_two_undecided_races_at_once": at_once,
+        "first_race_made_s": {
+            "p50": round(percentile(first_made, 0.5), 3),
+            "p99": round(percentile(first_made, 0.99), 3),
+            "max": round(first_made[-1], 3),
+        }
+        if first_made
+        else None,
         "players_in_a_race": len(seats),
         "standings_most_in_one_second": max(per_second, default=0),
         "standings_min_gap_s": round(min(gaps), 3) if gaps else None,
