@@ -15,6 +15,7 @@ connections are rows on a lease their worker renews.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -331,8 +332,36 @@ def _races_for(
             busy.append(entry)
             told.append(Paired(channels.get(entry.user_id, []), frame))
     ArenaRace.objects.bulk_create(races)
-    Entry.objects.bulk_update(busy, ["game_id", "paired", "last_opponent", "updated_at"])
+    _mark_busy(busy)
     return told
+
+
+BUSY_FIELDS = ["game_id", "paired", "last_opponent", "updated_at"]
+
+
+def _mark_busy(entries: list[Entry]) -> None:
+    """Write each entry's race, `paired`, last opponent and moment: one UPDATE ... FROM
+    (VALUES ...) on PostgreSQL. (Django's bulk_update builds a CASE per field and row, which
+    cost a lot of 50 races more CPU than making them.)"""
+    if not entries:
+        return
+    if connection.vendor != "postgresql":
+        Entry.objects.bulk_update(entries, BUSY_FIELDS)
+        return
+    rows = ", ".join(["(%s::bigint, %s, %s::jsonb, %s::integer, %s::timestamptz)"] * len(entries))
+    values = [
+        value
+        for e in entries
+        for value in (e.id, e.game_id, json.dumps(e.paired), e.last_opponent_id, e.updated_at)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Entry._meta.db_table} AS e SET game_id = v.game_id, paired = v.paired,"
+            " last_opponent_id = v.last_opponent_id, updated_at = v.updated_at"
+            f" FROM (VALUES {rows}) AS v(id, game_id, paired, last_opponent_id, updated_at)"
+            " WHERE e.id = v.id",
+            values,
+        )
 
 
 def running_with_waiters() -> list[str]:
