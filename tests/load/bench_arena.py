@@ -16,7 +16,8 @@ every player was paired (utime + stime from /proc: the passes, the races' creati
 sockets); the *standings fan-out*: nobody says hello on its race, so every race ends by the
 ABANDON_S rule a few seconds after its start and every entry changes, and each connection's
 `standings` frames are counted (the most in any one second on one connection: the target is
-1) and timed from the last race's end in the database to the frame.
+1) and timed from the last race's end in the database to the frame, and from the last change
+of any entry (the standings' own truth) to the frame.
 
 Checks: how many players got `paired` for more than one game id (a repeat of the same game
 is allowed: its own worker's pass tells it again), how many are in two arena races, and how
@@ -185,6 +186,13 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
             "SELECT extract(epoch FROM max(g.finished_at)) FROM games_game g"
             " JOIN tournaments_arenarace r ON r.game_id = g.id"
         ).fetchone()[0]
+        await asyncio.sleep(3)
+        # The last change of any entry: a race's end changes entries at its decided moment
+        # and again when a leaver is withdrawn, while a racer resigned by its next pairing
+        # changes none when its race finishes; the standings that follow are timed from it.
+        last_change = conn.execute(
+            "SELECT extract(epoch FROM max(updated_at)) FROM tournaments_entry"
+        ).fetchone()[0]
     await asyncio.sleep(3)  # the standings that follow
     stop.set()
     for keeper in keepers:
@@ -221,6 +229,9 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
     end = float(last_end or 0)
     after_end = [next((t for t in p.standings_at if t >= end), None) for p in players]
     fan_out = [t - end for t in after_end if t is not None and last_end is not None]
+    change = float(last_change or 0)
+    after_change = [next((t for t in p.standings_at if t >= change), None) for p in players]
+    lag = [t - change for t in after_change if t is not None and last_change is not None]
     return {
         "players": args.players,
         "workers": len(workers),
@@ -258,6 +269,12 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
             "p50": round(percentile(fan_out, 0.5), 3) if fan_out else None,
             "p99": round(percentile(fan_out, 0.99), 3) if fan_out else None,
             "max": round(max(fan_out), 3) if fan_out else None,
+        },
+        "standings_after_last_entry_change_s": {
+            "received_by": len(lag),
+            "p50": round(percentile(lag, 0.5), 3) if lag else None,
+            "p99": round(percentile(lag, 0.99), 3) if lag else None,
+            "max": round(max(lag), 3) if lag else None,
         },
     }
 
