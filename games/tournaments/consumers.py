@@ -17,6 +17,7 @@ import json
 import logging
 import random
 import time
+from collections.abc import Awaitable
 from datetime import datetime
 from typing import Any
 
@@ -148,7 +149,7 @@ async def _tell(channel_layer: Any, told: list[services.Paired]) -> None:
         for channel in paired.channels:
             here = _here.get(channel)
             if here is not None:
-                await here.tell_paired(paired.frame)
+                await _safely(here.tell_paired(paired.frame))
             else:
                 sends.append(_send(channel_layer, channel, paired.frame))
     await asyncio.gather(*sends)
@@ -178,7 +179,16 @@ async def push_standings(tournament_id: str) -> None:
         **await db(selectors.standings_frame)(tournament_id=tournament_id),
     }
     for consumer in list(_watchers.get(tournament_id, ())):
-        await consumer.send_frame(frame)
+        await _safely(consumer.send_frame(frame))
+
+
+async def _safely(sending: Awaitable[None]) -> None:
+    """A frame to one of this worker's connections: one that closed under it (its disconnect
+    not yet handled) keeps the others from nothing."""
+    try:
+        await sending
+    except Exception:
+        log.warning("a frame to a closing tournament connection was lost", exc_info=True)
 
 
 async def catch_up(tournament_id: str, only: TournamentConsumer | None = None) -> None:
