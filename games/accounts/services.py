@@ -97,6 +97,17 @@ def account_joins_as_bot(*, user: Any) -> bool:
     return account.bot
 
 
+def accounts_join_as_bots(*, user_ids: list[int]) -> set[int]:
+    """account_joins_as_bot for many accounts at once (a pass's races): their rows made if
+    missing and locked, in id order, until the caller's transaction commits; the bot ones."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return set()
+    Account.objects.bulk_create([Account(user_id=i) for i in ids], ignore_conflicts=True)
+    rows = Account.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
+    return {user_id for user_id, bot in rows.values_list("user_id", "bot") if bot}
+
+
 def house_bot_account(*, level: str, name: str) -> Any:
     """The account the server's bot of this level plays under (a bot account, so its players
     show `bot` and `is_bot`, and its name is claimed like any account's), made the first time

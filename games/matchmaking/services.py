@@ -23,16 +23,14 @@ from django.utils import timezone
 
 from games.accounts.selectors import account_kind
 from games.bots.levels import level_for
-from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.fairplay.selectors import is_marked, marked_user_ids
 from games.matchmaking.models import Seeker
 from games.matchmaking.pairing import Candidate, pairs
-from games.models import Game, Variant
-from games.names import NAME_MAX_CHARS
-from games.presence.models import PlayerPresence
-from games.races import lifecycle, selectors
+from games.models import Variant
+from games.races import lifecycle
+from games.races.starting import Entrant, Lineup, races_start
 from games.ratings.models import Rating
 from games.ratings.scale import BASE
 from games.runtime.worker import WORKER
@@ -179,14 +177,6 @@ def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> l
     ]
 
 
-@dataclass(frozen=True)
-class Entrant:
-    """Who is put in a race: an account (it plays under its username) or a guest's name."""
-
-    name: str
-    user: Any = None
-
-
 def race_start(
     *,
     preset: str,
@@ -195,37 +185,12 @@ def race_start(
     now: datetime,
     bot: str | None = None,
 ) -> tuple[dict[str, Any], list[lifecycle.Joined]]:
-    """The race a pairing makes (quick match, a tournament): rated unless a bot takes part,
-    every player ready and the countdown begun; its public state and each entrant's seat, in
-    the caller's transaction."""
-    width, height, mines = PRESETS[preset]
-    spec = GameSpec(
-        mode="race", preset=preset, width=width, height=height, mines=mines,
-        max_players=len(entrants) + (bot is not None), seed=None, no_guess=no_guess,
-    )  # fmt: skip
-    game = lifecycle.game_create(spec=spec)
-    Game.objects.filter(pk=game.pk).update(rated=bot is None)
-    joined = [_join(game.id, entrant) for entrant in entrants]
-    if bot is not None:
-        lifecycle.bot_join(game=game, level=bot)
-    for entry in joined:
-        # A matched player who never comes is dnf by the ABANDON_S rule: offline from now.
-        PlayerPresence.objects.create(player=entry.player, game_id=game.id, online=False, since=now)
-    for entry in joined:
-        lifecycle.player_ready(player_id=entry.player.id)  # the last one begins the countdown
-    return selectors.game_state(game_id=game.id), joined
-
-
-def _join(game_id: str, entrant: Entrant) -> lifecycle.Joined:
-    """Join under the entrant's name; two guests of one name are told apart by a number."""
-    for suffix in ("", *(f" {k}" for k in range(2, 10))):
-        name = entrant.name[: NAME_MAX_CHARS - len(suffix)].rstrip() + suffix
-        try:
-            with transaction.atomic():
-                if entrant.user is not None:
-                    return lifecycle.player_join(game_id=game_id, name=None, user=entrant.user)
-                return lifecycle.player_join(game_id=game_id, name=name)
-        except ServiceError as exc:
-            if exc.code != "name_taken" or entrant.user is not None:
-                raise
-    raise ServiceError("internal", "no free name for a matched guest")
+    """The race a pairing makes: rated unless a bot takes part, every player ready and the
+    countdown begun; its public state and each entrant's seat, in the caller's transaction.
+    One race of games.races.starting's, which makes an arena's many at once."""
+    (started,) = races_start(
+        preset=preset, no_guess=no_guess, lineups=[Lineup(entrants, bot)], now=now
+    )
+    if isinstance(started, ServiceError):
+        raise started
+    return started.state, started.seats

@@ -43,14 +43,22 @@ def presence_of(*, game: Game, players: list[Player]) -> dict[str, dict[str, Any
     """Per race player: online (as last announced; null before its first hello) and drop_at."""
     if game.mode != "race":
         return {}
-    rows = {r.player_id: r for r in PlayerPresence.objects.filter(player__in=players)}
+    rows = PlayerPresence.objects.filter(player__in=players)
+    return presence_view(game, players, {r.player_id: (r.online, r.since) for r in rows})
+
+
+def presence_view(
+    game: Game, players: list[Player], rows: dict[str, tuple[bool, datetime]]
+) -> dict[str, dict[str, Any]]:
+    """presence_of from rows already in hand, {player id: (online, since)}: a race made in
+    this transaction knows its own without reading them back."""
     view = {}
     for player in players:
         row = rows.get(player.id)
         if row is None:
             view[player.id] = {"online": None, "drop_at": None}
         else:
-            view[player.id] = presence_payload(game, player, row.online, row.since)
+            view[player.id] = presence_payload(game, player, *row)
             del view[player.id]["player"]
     return view
 

@@ -15,6 +15,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
+import time
+from collections.abc import Awaitable
+from datetime import datetime
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -36,10 +40,15 @@ from games.tournaments.schedule import schedule_ensure
 log = logging.getLogger(__name__)
 
 SCHEDULE_EVERY_PASSES = 60
-PAIRS_AT_ONCE = 6  # races a worker's pass makes side by side (on SQLite they queue anyway)
+PUSH_EVERY_S = 1.0  # standings go out at most this often (PROTOCOL.md 7)
+LOTS_AT_ONCE = 2  # transactions of races a worker's pass makes side by side (SQLite queues them)
 _watchers: dict[str, set[TournamentConsumer]] = {}  # this worker's connections by tournament
 _pushed: dict[str, Any] = {}  # the standings fingerprint each tournament was last pushed at
 _passes = [0]
+_here: dict[str, TournamentConsumer] = {}  # this worker's connections by channel name
+_starts: dict[str, float] = {}  # upcoming tournaments' starts (epoch s) this worker watches
+_start_passes: set[str] = set()  # tournaments with a pass set for the moment they start
+_pushed_at: dict[str, float] = {}  # when each tournament's standings were last pushed
 
 
 def _exists(tournament_id: str) -> bool:
@@ -57,10 +66,29 @@ async def arena_pass(channel_layer: Any) -> None:
         if not watchers:
             _watchers.pop(tournament_id, None)
             _pushed.pop(tournament_id, None)
+            _pushed_at.pop(tournament_id, None)
+            _starts.pop(tournament_id, None)
             continue
+        _pass_at_start(channel_layer, tournament_id)
         await pair_and_tell(channel_layer, tournament_id)
         await push_standings(tournament_id)
         await catch_up(tournament_id)
+
+
+def _pass_at_start(channel_layer: Any, tournament_id: str) -> None:
+    """A tournament starting before the next pass gets one at its very start: everyone waiting
+    then is paired at once, not up to a pass later."""
+    starts = _starts.get(tournament_id)
+    if starts is None or tournament_id in _start_passes:
+        return
+    wait = starts - time.time()
+    if wait > settings.MINERACE["ARENA_PASS_S"] * 1.5 or wait < 0:
+        return
+    _start_passes.add(tournament_id)
+    loop = asyncio.get_running_loop()
+    loop.call_later(
+        wait + 0.01, lambda: loop.create_task(pair_and_tell(channel_layer, tournament_id))
+    )
 
 
 _pairing: dict[str, list[bool]] = {}  # tournaments this worker is pairing: "once more" flags
@@ -79,12 +107,17 @@ async def pair_and_tell(channel_layer: Any, tournament_id: str) -> None:
         while again[0]:
             again[0] = False
             plan = await db(services.pair_plan)(tournament_id=tournament_id)
-            # A few pairs at a time, best first: each is a short transaction of its own, and
-            # most of its time is spent waiting on PostgreSQL (docs/benchmarks.md 11).
-            slots = asyncio.Semaphore(PAIRS_AT_ONCE)
+            # A lot of pairs per transaction, best first, two lots in flight: each lot's races
+            # are a few statements whatever their number (docs/benchmarks.md 12), and its
+            # players are told as soon as it commits.
+            # Every worker plans the same lots: each begins at a lot of its own choosing, so
+            # that two passes at once race different players rather than skip each other's.
+            lots = services.pair_chunks(plan.pairs)
+            first = random.randrange(len(lots)) if lots else 0
+            slots = asyncio.Semaphore(LOTS_AT_ONCE)
             await asyncio.gather(
-                *(_race_and_tell(channel_layer, tournament_id, ids, plan, slots)
-                  for ids in plan.pairs)
+                *(_race_and_tell(channel_layer, tournament_id, lot, plan, slots)
+                  for lot in lots[first:] + lots[:first])
             )  # fmt: skip
     finally:
         _pairing.pop(tournament_id, None)
@@ -93,30 +126,40 @@ async def pair_and_tell(channel_layer: Any, tournament_id: str) -> None:
 async def _race_and_tell(
     channel_layer: Any,
     tournament_id: str,
-    ids: tuple[int, int],
+    lot: list[tuple[int, int]],
     plan: services.Plan,
     slots: asyncio.Semaphore,
 ) -> None:
     async with slots:
         try:
-            told = await db(services.pair_race)(
-                tournament_id=tournament_id, entry_ids=ids, channels=plan.channels
+            told = await db(services.pair_races)(
+                tournament_id=tournament_id, pairs=lot, channels=plan.channels
             )
-        except Exception:  # a bug must not keep the other pairs from their races
-            log.exception("no race for entries %s", ids)
+        except Exception:  # a bug must not keep the other lots from their races
+            log.exception("no races for entries %s", lot)
             return
     await _tell(channel_layer, told)
 
 
 async def _tell(channel_layer: Any, told: list[services.Paired]) -> None:
+    """Each paired player's connections hear `paired`: this worker's own directly, the others'
+    through the channel layer, all at once (a lot is a hundred players)."""
+    sends = []
     for paired in told:
         for channel in paired.channels:
-            try:
-                await channel_layer.send(
-                    channel, {"type": "tournament.paired", "frame": paired.frame}
-                )
-            except Exception:  # its own worker's pass tells it anyway
-                log.exception("could not tell %s of its race", channel)
+            here = _here.get(channel)
+            if here is not None:
+                await _safely(here.tell_paired(paired.frame))
+            else:
+                sends.append(_send(channel_layer, channel, paired.frame))
+    await asyncio.gather(*sends)
+
+
+async def _send(channel_layer: Any, channel: str, frame: dict[str, Any]) -> None:
+    try:
+        await channel_layer.send(channel, {"type": "tournament.paired", "frame": frame})
+    except Exception:  # its own worker's pass tells it anyway
+        log.exception("could not tell %s of its race", channel)
 
 
 async def push_standings(tournament_id: str) -> None:
@@ -125,15 +168,27 @@ async def push_standings(tournament_id: str) -> None:
     if _pushed.get(tournament_id) == mark:
         return
     first = tournament_id not in _pushed
+    if not first and time.monotonic() - _pushed_at.get(tournament_id, 0.0) < PUSH_EVERY_S:
+        return  # a pass that came early (the one before ran long): the next one pushes
     _pushed[tournament_id] = mark
     if first:
         return  # every connection here had the standings in its welcome
+    _pushed_at[tournament_id] = time.monotonic()
     frame = {
         "type": "standings",
         **await db(selectors.standings_frame)(tournament_id=tournament_id),
     }
     for consumer in list(_watchers.get(tournament_id, ())):
-        await consumer.send_frame(frame)
+        await _safely(consumer.send_frame(frame))
+
+
+async def _safely(sending: Awaitable[None]) -> None:
+    """A frame to one of this worker's connections: one that closed under it (its disconnect
+    not yet handled) keeps the others from nothing."""
+    try:
+        await sending
+    except Exception:
+        log.warning("a frame to a closing tournament connection was lost", exc_info=True)
 
 
 async def catch_up(tournament_id: str, only: TournamentConsumer | None = None) -> None:
@@ -178,6 +233,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.closed = True
         await sockets.socket_close(self.channel_name)
         _watchers.get(self.tournament_id, set()).discard(self)
+        _here.pop(self.channel_name, None)
         if self.said_hello:
             await db(services.waiter_close)(channel=self.channel_name)
 
@@ -230,10 +286,13 @@ class TournamentConsumer(AsyncWebsocketConsumer):
                 channel=self.channel_name, tournament_id=self.tournament_id, user=user,
                 address=self.address,
             )  # fmt: skip
-        state = await db(selectors.tournament_state)(tournament_id=self.tournament_id, user=user)
+        state = await db(selectors.welcome_state)(tournament_id=self.tournament_id, user=user)
         you = state.pop("you")
         await self.send_frame({"type": "welcome", "tournament": state, "you": you, "re": re})
         _watchers.setdefault(self.tournament_id, set()).add(self)
+        _here[self.channel_name] = self
+        if state["status"] == "upcoming":
+            _starts[self.tournament_id] = datetime.fromisoformat(state["starts_at"]).timestamp()
         await catch_up(self.tournament_id, only=self)
         if you is not None:  # it may be waiting from now: pair at once
             await pair_and_tell(self.channel_layer, self.tournament_id)

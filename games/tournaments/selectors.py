@@ -9,6 +9,7 @@ stored rank that a mark or a race's end would have to keep in step.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -69,23 +70,70 @@ def ranked_entries(tournament: Tournament) -> list[tuple[int, Entry]]:
 
 
 RANKED_TTL_S = 1.0
-_ranked: dict[str, tuple[tuple[int, Any], float, list[tuple[int, Entry]]]] = {}
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The standings as one read found them, shared by this process's reads for a second."""
+
+    mark: tuple[int, Any]
+    at: float
+    ranked: list[tuple[int, Entry]]
+    bots: set[int]  # the bot accounts among them (none may join; kept for the rows' `bot`)
+    by_user: dict[int, tuple[int, Entry]]
+
+
+_ranked: dict[str, Ranked] = {}
 
 
 def ranked_now(tournament: Tournament) -> list[tuple[int, Entry]]:
     """ranked_entries, shared for up to a second by this process's reads while no entry
     changed: a thousand players saying hello at once read the standings once, not a thousand
     times. (A mark changes no entry: it shows within the second.)"""
+    return _ranked_now(tournament).ranked
+
+
+def _ranked_now(tournament: Tournament) -> Ranked:
     mark = fingerprint(tournament_id=tournament.id)
     hit = _ranked.get(tournament.id)
     now = time.monotonic()
-    if hit is not None and hit[0] == mark and now - hit[1] < RANKED_TTL_S:
-        return hit[2]
+    if hit is not None and hit.mark == mark and now - hit.at < RANKED_TTL_S:
+        return hit
     ranked = ranked_entries(tournament)
     if len(_ranked) > 200:
         _ranked.clear()
-    _ranked[tournament.id] = (mark, now, ranked)
-    return ranked
+    hit = _ranked[tournament.id] = Ranked(
+        mark, now, ranked, _bot_ids([entry.user_id for _, entry in ranked]),
+        {entry.user_id: (rank, entry) for rank, entry in ranked},
+    )  # fmt: skip
+    return hit
+
+
+def _ranked_for(tournament: Tournament, user: Any) -> Ranked:
+    """The standings for a connection's welcome, reading nothing per player but its own row:
+    the ones this process read less than a second ago serve while the asking account's row is
+    in them as it is now (a join, a withdrawal, a race's points are then read at once); the
+    others' rows are at most that second behind, as the pushed standings are."""
+    hit = _ranked.get(tournament.id)
+    if hit is None or time.monotonic() - hit.at >= RANKED_TTL_S:
+        return _ranked_now(tournament)
+    if user is None or not user.is_authenticated:
+        return hit
+    own = (
+        Entry.objects.filter(tournament=tournament, user_id=user.id)
+        .values_list("updated_at", flat=True)
+        .first()
+    )
+    shared = hit.by_user.get(user.id)
+    if (own is None and shared is None) or (shared is not None and shared[1].updated_at == own):
+        return hit
+    return _ranked_now(tournament)
+
+
+def _bot_ids(user_ids: list[int]) -> set[int]:
+    return set(
+        Account.objects.filter(user_id__in=user_ids, bot=True).values_list("user_id", flat=True)
+    )
 
 
 def standing_row(rank: int, entry: Entry, bots: set[int] = frozenset()) -> dict[str, Any]:
@@ -103,19 +151,18 @@ def standing_row(rank: int, entry: Entry, bots: set[int] = frozenset()) -> dict[
     }
 
 
-def _rows(ranked: list[tuple[int, Entry]]) -> list[dict[str, Any]]:
-    users = [entry.user_id for _, entry in ranked]
-    bots = set(
-        Account.objects.filter(user_id__in=users, bot=True).values_list("user_id", flat=True)
-    )
+def _rows(ranked: list[tuple[int, Entry]], bots: set[int] | None = None) -> list[dict[str, Any]]:
+    if bots is None:
+        bots = _bot_ids([entry.user_id for _, entry in ranked])
     return [standing_row(rank, entry, bots) for rank, entry in ranked]
 
 
 def standings_frame(*, tournament_id: str) -> dict[str, Any]:
     """The `standings` message: the first 100 rows and how many players there are."""
     tournament = tournament_get(tournament_id)
-    ranked = ranked_now(tournament)
-    return {"standings": _rows(ranked[:PAGE_ROWS]), "players": len(ranked)}
+    shared = _ranked_now(tournament)
+    ranked = shared.ranked
+    return {"standings": _rows(ranked[:PAGE_ROWS], shared.bots), "players": len(ranked)}
 
 
 def tournament_state(
@@ -123,17 +170,34 @@ def tournament_state(
 ) -> dict[str, Any]:
     """The summary, a page of standings (100 rows), the podium once finished, and `you` (the
     asking account's row, or null)."""
-    now = now or timezone.now()
     tournament = tournament_get(tournament_id)
-    ranked = ranked_now(tournament)
+    return _state(tournament, _ranked_now(tournament), page, user, now or timezone.now())
+
+
+def welcome_state(*, tournament_id: str, user: Any = None) -> dict[str, Any]:
+    """tournament_state's first page for a connection's `welcome`: of the standings, it reads
+    only the asking account's own row, the rest shared by this process's welcomes (_ranked_for).
+    """
+    tournament = tournament_get(tournament_id)
+    return _state(tournament, _ranked_for(tournament, user), 1, user, timezone.now())
+
+
+def _state(
+    tournament: Tournament, shared: Ranked, page: int, user: Any, now: datetime
+) -> dict[str, Any]:
+    ranked = shared.ranked
     start = (page - 1) * PAGE_ROWS
     state = summary(tournament, len(ranked), now)
-    state["standings"] = _rows(ranked[start : start + PAGE_ROWS])
+    state["standings"] = _rows(ranked[start : start + PAGE_ROWS], shared.bots)
     state["page_number"] = page
     state["pages"] = max(1, -(-len(ranked) // PAGE_ROWS))
     if state["status"] == "finished":
-        state["podium"] = _rows(ranked[:PODIUM])
-    state["you"] = your_row(ranked, user)
+        state["podium"] = _rows(ranked[:PODIUM], shared.bots)
+    mine = shared.by_user.get(user.id) if user is not None and user.is_authenticated else None
+    state["you"] = None
+    if mine is not None:
+        state["you"] = _rows([mine], shared.bots)[0]
+        state["you"]["game"] = mine[1].game_id or None  # the race it plays now
     return state
 
 

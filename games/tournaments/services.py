@@ -3,17 +3,19 @@ the end (PROTOCOL.md 7). Points are written by scoring_service, in the transacti
 race; the calendar by schedule.py.
 
 The pairing pass is quick match's (games.matchmaking): rows are the truth, so every worker
-pairs as if there were one. A pass plans the pairs from a read without locks, then races each
-pair in a transaction of its own: both entries taken with SELECT ... FOR UPDATE SKIP LOCKED (a
-second worker's pass finds them taken and skips that pair), the race made with quick match's
-race_start (rated, its two players ready, the countdown begun) and the entries marked busy:
-nobody is paired twice, and a worker killed with -9 mid-pass has that transaction rolled back
-by PostgreSQL, so the next pass, on any worker, takes over. Waiting connections are rows on a
-lease their worker renews.
+pairs as if there were one. A pass plans the pairs from a read without locks, then races them
+PAIRS_PER_TRANSACTION at a time, each lot in a transaction of its own: the entries taken with
+SELECT ... FOR UPDATE SKIP LOCKED (a second worker's pass finds them taken and skips those
+pairs), the races made together by games.races.starting (quick match's way: rated, the two
+players ready, the countdown begun; one statement per table for the lot) and the entries
+marked busy: nobody is paired twice, and a worker killed with -9 mid-pass has that
+transaction rolled back by PostgreSQL, so the next pass, on any worker, takes over. Waiting
+connections are rows on a lease their worker renews.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,9 +28,9 @@ from games.accounts.selectors import account_kind
 from games.errors import ServiceError
 from games.events.delivery import outbox_put
 from games.fairplay.selectors import is_marked, marked_user_ids
-from games.matchmaking.services import Entrant, race_start
 from games.models import FINAL_PLAYER_STATUSES, GameStatus, Player, PlayerStatus
 from games.races import lifecycle
+from games.races.starting import Entrant, Lineup, races_start
 from games.runtime.worker import WORKER
 from games.tournaments import selectors
 from games.tournaments.models import ArenaRace, Entry, Tournament, Waiter
@@ -189,9 +191,9 @@ class Plan:
 
 
 def pair_plan(*, tournament_id: str) -> Plan:
-    """Read without locks: the waiting entries in standing order, paired. Each pair is raced
-    in a transaction of its own (pair_race), so a pass holds nobody it is not racing, and each
-    race is told as soon as it commits. Nothing before the start or from `ends_at` on."""
+    """Read without locks: the waiting entries in standing order, paired. The pairs are raced
+    a lot at a time (pair_races), so a pass holds nobody it is not racing, and each lot is told
+    as soon as it commits. Nothing before the start or from `ends_at` on."""
     now = timezone.now()
     running = Tournament.objects.filter(pk=tournament_id, starts_at__lte=now, ends_at__gt=now)
     if not running.exists():
@@ -216,60 +218,81 @@ def pair_plan(*, tournament_id: str) -> Plan:
     return Plan([(a.key, b.key) for a, b in arena_pairs(waiting)], channels)
 
 
+PAIRS_PER_TRANSACTION = 50  # a pass's races are made this many at a time
+
+
+def pair_races(
+    *, tournament_id: str, pairs: list[tuple[int, int]], channels: dict[int, list[str]]
+) -> list[Paired]:
+    """Race these planned pairs whose two players are both still free, in one transaction:
+    their rows are taken FOR UPDATE SKIP LOCKED (another worker racing either of them means:
+    not this time), the races made together (games.races.starting: one statement per table)
+    and the entries marked busy with them. Nobody is put in two races; a worker killed in the
+    middle has its transaction rolled back, and the next pass pairs them."""
+    with transaction.atomic():
+        _writer_first()
+        now = timezone.now()
+        tournament = Tournament.objects.filter(
+            pk=tournament_id, starts_at__lte=now, ends_at__gt=now
+        ).first()
+        if tournament is None:
+            return []  # no race is created from `ends_at` on
+        rows = {
+            e.id: e
+            for e in Entry.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user")
+            .filter(id__in=[i for pair in pairs for i in pair], withdrawn=False, game_id="")
+        }
+        # Raced elsewhere, withdrawn, or being raced right now: not this time.
+        free = [(rows[a], rows[b]) for a, b in pairs if a in rows and b in rows]
+        stuck = _resign_decided(tournament, [e.user_id for pair in free for e in pair])
+        free = [(a, b) for a, b in free if a.user_id not in stuck and b.user_id not in stuck]
+        return _races_for(tournament, free, now, channels)
+
+
 def pair_race(
     *, tournament_id: str, entry_ids: tuple[int, int], channels: dict[int, list[str]]
 ) -> list[Paired]:
-    """Race one planned pair if both are still free: their rows are taken FOR UPDATE SKIP
-    LOCKED (another worker racing either of them means: not this time) and marked busy with
-    the race's creation, in one transaction. Nobody is put in two races; a worker killed in
-    the middle has its transaction rolled back, and the next pass pairs them."""
-    try:
-        with transaction.atomic():
-            _writer_first()
-            now = timezone.now()
-            tournament = Tournament.objects.filter(
-                pk=tournament_id, starts_at__lte=now, ends_at__gt=now
-            ).first()
-            if tournament is None:
-                return []  # no race is created from `ends_at` on
-            rows = {
-                e.id: e
-                for e in Entry.objects.select_for_update(skip_locked=True, of=("self",))
-                .select_related("user")
-                .filter(id__in=entry_ids, withdrawn=False, game_id="")
-            }
-            if len(rows) != 2:
-                return []  # raced elsewhere, withdrawn, or being raced right now
-            a, b = (rows[k] for k in entry_ids)
-            _resign_decided(tournament, [a.user_id, b.user_id])
-            return _race_for(tournament, a, b, now, channels)
-    except ServiceError as refused:  # this pair waits; the others go on
-        log.warning("no race for entries %s: %s", entry_ids, refused)
-        return []
+    """One planned pair (pair_races of one)."""
+    return pair_races(tournament_id=tournament_id, pairs=[entry_ids], channels=channels)
 
 
 def pair_pass(*, tournament_id: str) -> list[Paired]:
-    """A whole pass at once (plan, then each pair): what each paired player is told."""
+    """A whole pass at once (plan, then the pairs, PAIRS_PER_TRANSACTION at a time): what
+    each paired player is told."""
     plan = pair_plan(tournament_id=tournament_id)
     told: list[Paired] = []
-    for ids in plan.pairs:
-        told += pair_race(tournament_id=tournament_id, entry_ids=ids, channels=plan.channels)
+    for chunk in pair_chunks(plan.pairs):
+        told += pair_races(tournament_id=tournament_id, pairs=chunk, channels=plan.channels)
     return told
 
 
-def _resign_decided(tournament: Tournament, user_ids: list[int]) -> None:
+def pair_chunks(pairs: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """A pass's pairs in standing order, cut into the transactions that race them."""
+    size = PAIRS_PER_TRANSACTION
+    return [pairs[k : k + size] for k in range(0, len(pairs), size)]
+
+
+def _resign_decided(tournament: Tournament, user_ids: list[int]) -> set[int]:
     """A paired player still playing a decided race of this tournament resigns it, its place
     there fixed (PROTOCOL.md 7); the race's connections hear it through the outbox, which every
-    worker relays once this transaction has committed."""
+    worker relays once this transaction has committed. The accounts whose resignation was
+    refused (the race moved on meanwhile) wait for the next pass."""
     still_playing = Player.objects.filter(
         user_id__in=user_ids,
         status=PlayerStatus.PLAYING,
         game__status=GameStatus.RUNNING,
         game__decided_at__isnull=False,
         game_id__in=ArenaRace.objects.filter(tournament=tournament).values("game_id"),
-    ).values_list("id", flat=True)
-    for player_id in list(still_playing):
-        outbox_put(lifecycle.player_resign(player_id=player_id))
+    ).values_list("id", "user_id")
+    stuck: set[int] = set()
+    for player_id, user_id in list(still_playing):
+        try:
+            outbox_put(lifecycle.player_resign(player_id=player_id))
+        except ServiceError as refused:
+            log.warning("no race for account %s: %s", user_id, refused)
+            stuck.add(user_id)
+    return stuck
 
 
 def _bot_ids(user_ids: list[int]) -> set[int]:
@@ -280,23 +303,65 @@ def _bot_ids(user_ids: list[int]) -> set[int]:
     )
 
 
-def _race_for(
-    tournament: Tournament, a: Entry, b: Entry, now: datetime, channels: dict[int, list[str]]
+def _races_for(
+    tournament: Tournament,
+    pairs: list[tuple[Entry, Entry]],
+    now: datetime,
+    channels: dict[int, list[str]],
 ) -> list[Paired]:
-    state, seats = race_start(
-        preset=tournament.preset, no_guess=tournament.no_guess, now=now,
-        entrants=[Entrant(a.name, a.user), Entrant(b.name, b.user)],
-    )  # fmt: skip
-    ArenaRace.objects.create(game_id=state["id"], tournament=tournament, created_at=now)
-    told = []
-    for entry, seat, other in ((a, seats[0], b), (b, seats[1], a)):
-        frame = {"type": "paired", "game": state, "token": seat.token}
-        entry.game_id, entry.paired = state["id"], frame
-        entry.last_opponent_id = other.user_id
-        entry.updated_at = now
-        entry.save(update_fields=["game_id", "paired", "last_opponent", "updated_at"])
-        told.append(Paired(channels.get(entry.user_id, []), frame))
+    """The pairs' races, their ArenaRace rows and the entries marked busy: one statement per
+    table. A pair the join rules refuse (a name taken) makes nothing and waits."""
+    lineups = [Lineup([Entrant(a.name, a.user), Entrant(b.name, b.user)]) for a, b in pairs]
+    started = races_start(
+        preset=tournament.preset, no_guess=tournament.no_guess, lineups=lineups, now=now
+    )
+    told: list[Paired] = []
+    races: list[ArenaRace] = []
+    busy: list[Entry] = []
+    for (a, b), race in zip(pairs, started, strict=True):
+        if isinstance(race, ServiceError):
+            log.warning("no race for entries %s: %s", (a.id, b.id), race)
+            continue
+        state = race.state
+        races.append(ArenaRace(game_id=state["id"], tournament=tournament, created_at=now))
+        for entry, seat, other in ((a, race.seats[0], b), (b, race.seats[1], a)):
+            frame = {"type": "paired", "game": state, "token": seat.token}
+            entry.game_id, entry.paired = state["id"], frame
+            entry.last_opponent_id = other.user_id
+            entry.updated_at = now
+            busy.append(entry)
+            told.append(Paired(channels.get(entry.user_id, []), frame))
+    ArenaRace.objects.bulk_create(races)
+    _mark_busy(busy)
     return told
+
+
+BUSY_FIELDS = ["game_id", "paired", "last_opponent", "updated_at"]
+
+
+def _mark_busy(entries: list[Entry]) -> None:
+    """Write each entry's race, `paired`, last opponent and moment: one UPDATE ... FROM
+    (VALUES ...) on PostgreSQL. (Django's bulk_update builds a CASE per field and row, which
+    cost a lot of 50 races more CPU than making them.)"""
+    if not entries:
+        return
+    if connection.vendor != "postgresql":
+        Entry.objects.bulk_update(entries, BUSY_FIELDS)
+        return
+    rows = ", ".join(["(%s::bigint, %s, %s::jsonb, %s::integer, %s::timestamptz)"] * len(entries))
+    values = [
+        value
+        for e in entries
+        for value in (e.id, e.game_id, json.dumps(e.paired), e.last_opponent_id, e.updated_at)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Entry._meta.db_table} AS e SET game_id = v.game_id, paired = v.paired,"
+            " last_opponent_id = v.last_opponent_id, updated_at = v.updated_at"
+            f" FROM (VALUES {rows}) AS v(id, game_id, paired, last_opponent_id, updated_at)"
+            " WHERE e.id = v.id",
+            values,
+        )
 
 
 def running_with_waiters() -> list[str]:

@@ -16,11 +16,15 @@ every player was paired (utime + stime from /proc: the passes, the races' creati
 sockets); the *standings fan-out*: nobody says hello on its race, so every race ends by the
 ABANDON_S rule a few seconds after its start and every entry changes, and each connection's
 `standings` frames are counted (the most in any one second on one connection: the target is
-1) and timed from the last race's end in the database to the frame.
+1) and timed from the last race's end in the database to the frame, and from the last change
+of any entry (the standings' own truth) to the frame.
 
-Checks: every player got `paired` for exactly one game id (a repeat of the same game is
-allowed: its own worker's pass tells it again), the database holds `players / 2` arena races
-with every player in exactly one of them, and no race was created after the last pairing.
+Checks: how many players got `paired` for more than one game id (a repeat of the same game
+is allowed: its own worker's pass tells it again), how many are in two arena races, and how
+many were in two at once: a player whose race was decided (its opponent dropped first by the
+ABANDON_S rule) is free and waiting again (PROTOCOL.md 7), so a second race after the first
+was decided is the rule, not a double pairing; one made before is. *First race made*: from
+`starts_at` to its first race's row (the server's side of the latency).
 Prints one JSON object.
 """
 
@@ -151,7 +155,11 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
     connected_by = time.time() - starts_at  # negative: all waiting before the start
     cpu_before = {w.process.pid: cpu_seconds(w.process.pid) for w in workers}
     deadline = starts_at + args.timeout
-    while time.time() < deadline and any(p.paired_at is None for p in players):
+    # Until every connected player is paired, or one is left: an odd one out waits for a
+    # player freed by a race's end, which is not the pairing latency.
+    while time.time() < deadline and (
+        sum(1 for p in players if p.paired_at is None and p.error is None) > 1
+    ):
         await asyncio.sleep(0.2)
     cpu_pairing = {
         str(pid): round(cpu_seconds(pid) - before, 2) for pid, before in cpu_before.items()
@@ -178,6 +186,13 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
             "SELECT extract(epoch FROM max(g.finished_at)) FROM games_game g"
             " JOIN tournaments_arenarace r ON r.game_id = g.id"
         ).fetchone()[0]
+        await asyncio.sleep(3)
+        # The last change of any entry: a race's end changes entries at its decided moment
+        # and again when a leaver is withdrawn, while a racer resigned by its next pairing
+        # changes none when its race finishes; the standings that follow are timed from it.
+        last_change = conn.execute(
+            "SELECT extract(epoch FROM max(updated_at)) FROM tournaments_entry"
+        ).fetchone()[0]
     await asyncio.sleep(3)  # the standings that follow
     stop.set()
     for keeper in keepers:
@@ -189,7 +204,23 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
             "SELECT p.name, count(*) FROM games_player p JOIN tournaments_arenarace r"
             " ON r.game_id = p.game_id GROUP BY p.name"
         ).fetchall()
+        # Each player's races in order: (made, decided) moments, to tell a second race after
+        # the first was decided (PROTOCOL.md 7: free again from then) from two at once.
+        spans: dict[str, list[tuple[float, float | None]]] = {}
+        for name, made, decided in conn.execute(
+            "SELECT p.name, extract(epoch FROM r.created_at), extract(epoch FROM g.decided_at)"
+            " FROM games_player p JOIN tournaments_arenarace r ON r.game_id = p.game_id"
+            " JOIN games_game g ON g.id = r.game_id ORDER BY r.created_at"
+        ).fetchall():
+            spans.setdefault(name, []).append((float(made), decided and float(decided)))
     latencies = [p.paired_at - starts_at for p in players if p.paired_at is not None]
+    at_once = sum(
+        1
+        for races in spans.values()
+        for (_, decided), (made, _) in itertools.pairwise(races)
+        if decided is None or made < decided
+    )
+    first_made = sorted(races[0][0] - starts_at for races in spans.values())
     per_second = [
         max((sum(1 for t in p.standings_at if s <= t < s + 1) for s in p.standings_at), default=0)
         for p in players
@@ -198,6 +229,9 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
     end = float(last_end or 0)
     after_end = [next((t for t in p.standings_at if t >= end), None) for p in players]
     fan_out = [t - end for t in after_end if t is not None and last_end is not None]
+    change = float(last_change or 0)
+    after_change = [next((t for t in p.standings_at if t >= change), None) for p in players]
+    lag = [t - change for t in after_change if t is not None and last_change is not None]
     return {
         "players": args.players,
         "workers": len(workers),
@@ -218,6 +252,14 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
         "players_with_more_than_one_game": sum(1 for p in players if len(set(p.games)) > 1),
         "races_in_database": races,
         "players_in_two_races": sum(1 for _, n in seats if n > 1),
+        "players_in_two_undecided_races_at_once": at_once,
+        "first_race_made_s": {
+            "p50": round(percentile(first_made, 0.5), 3),
+            "p99": round(percentile(first_made, 0.99), 3),
+            "max": round(first_made[-1], 3),
+        }
+        if first_made
+        else None,
         "players_in_a_race": len(seats),
         "standings_most_in_one_second": max(per_second, default=0),
         "standings_min_gap_s": round(min(gaps), 3) if gaps else None,
@@ -227,6 +269,12 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
             "p50": round(percentile(fan_out, 0.5), 3) if fan_out else None,
             "p99": round(percentile(fan_out, 0.99), 3) if fan_out else None,
             "max": round(max(fan_out), 3) if fan_out else None,
+        },
+        "standings_after_last_entry_change_s": {
+            "received_by": len(lag),
+            "p50": round(percentile(lag, 0.5), 3) if lag else None,
+            "p99": round(percentile(lag, 0.99), 3) if lag else None,
+            "max": round(max(lag), 3) if lag else None,
         },
     }
 
