@@ -16,8 +16,8 @@ from games.bots.brain import next_cell
 from games.engine import Reveal
 from games.errors import ServiceError
 from games.events.delivery import publish
-from games.moves.service import move_apply
-from games.runtime.db import db, db_hot
+from games.moves.on_loop import move_play
+from games.runtime.db import db
 from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ async def drive(player_id: str) -> None:
             cell = await sync_to_async(run_apart, thread_sensitive=False)(next_cell, *step.args)
             width = step.args[0]
             move = Reveal(cell % width, cell // width)
-            outcome = await db_hot(move_apply)(player_id=player_id, move=move)
+            outcome = await move_play(player_id=player_id, move=move)
             number += 1
             await publish(outcome.events)
         except ServiceError as exc:
