@@ -16,7 +16,11 @@ No server, no database: the functions the consumer calls, in one process, timed 
    it per receiver), so a race's 4 other racers and its spectators each write theirs; with
    `games.play.frame_texts.event_frame_text` the first writes each view and the others reuse
    the text. Cases: a race of 5 racers and 1 spectator on the worker, and one with 100.
-Prints microseconds per frame (1) and per event delivered to all of them (2).
+3. The move limit's take (issue 23.2, beside the frames: both are per-move costs at the edge):
+   the shared bucket's script on the machine's Redis (`buckets.atake`, one EVAL round trip
+   from an event loop, as a consumer takes it) against a connection's own bucket in the
+   process (`MoveLimit` while its player has one connection). Skipped without Redis.
+Prints microseconds per frame (1), per event delivered to all of them (2), per take (3).
 """
 
 from __future__ import annotations
@@ -76,6 +80,17 @@ def part_frames(number: int, repeat: int) -> None:
               f"{t_json / t_orjson:5.1f}x")  # fmt: skip
 
 
+frame_view = frame_text = event_frame_text = None  # the functions timed, bound by main()
+
+
+def bind_functions() -> None:
+    """The server's functions, imported once Django is set up (not inside the timed loops)."""
+    global frame_view, frame_text, event_frame_text
+    from games.edge.frames import frame_text
+    from games.play.frame_texts import event_frame_text
+    from games.play.frame_views import frame_view
+
+
 class Connection:
     """What game_event needs of one connection, and what it sends."""
 
@@ -86,8 +101,6 @@ class Connection:
 
 def deliver_json(connections, messages) -> None:
     """Before: each connection writes its view with json."""
-    from games.play.frame_views import frame_view
-
     for conn, message in zip(connections, messages, strict=True):
         kind, payload = message["kind"], message["payload"]
         view = frame_view(kind, payload, role=conn.role, player_id=conn.player_id, mode="race")
@@ -97,9 +110,6 @@ def deliver_json(connections, messages) -> None:
 
 def deliver_orjson(connections, messages) -> None:
     """orjson, each connection still writing its own."""
-    from games.edge.frames import frame_text
-    from games.play.frame_views import frame_view
-
     for conn, message in zip(connections, messages, strict=True):
         kind, payload = message["kind"], message["payload"]
         view = frame_view(kind, payload, role=conn.role, player_id=conn.player_id, mode="race")
@@ -108,9 +118,6 @@ def deliver_orjson(connections, messages) -> None:
 
 def deliver_once(connections, messages) -> None:
     """orjson, each view written once on the worker (games.play.frame_texts)."""
-    from games.play.frame_texts import event_frame_text
-    from games.play.frame_views import frame_view
-
     for conn, message in zip(connections, messages, strict=True):
         kind, payload = message["kind"], message["payload"]
         view = frame_view(kind, payload, role=conn.role, player_id=conn.player_id, mode="race")
@@ -150,6 +157,44 @@ def part_fanout(events: int, repeat: int) -> None:
             print(f"   {label:40} {times['json']:8.1f} {times['orjson']:8.1f} {times['once']:8.1f}")
 
 
+def part_limit(takes: int, repeat: int, redis_url: str) -> None:
+    import asyncio
+    import uuid
+
+    from django.conf import settings
+
+    from games.limits import buckets
+
+    settings.REDIS_URL = redis_url
+    settings.CHANNEL_LAYERS = {"default": {"CONFIG": {"prefix": f"bench-{uuid.uuid4().hex}"}}}
+
+    async def shared() -> float:
+        started = timeit.default_timer()
+        for _ in range(takes):
+            await buckets.atake("moves", "bench", 1e9, 10**9)
+        return timeit.default_timer() - started
+
+    async def local() -> float:
+        bucket = buckets.Bucket(1e9, 10**9)
+        started = timeit.default_timer()
+        for _ in range(takes):
+            bucket.take()
+        return timeit.default_timer() - started
+
+    async def both() -> tuple[float, float]:
+        runs = [(await shared(), await local()) for _ in range(repeat)]
+        return min(r[0] for r in runs), min(r[1] for r in runs)
+
+    try:
+        t_shared, t_local = asyncio.run(both())
+    except OSError as exc:
+        print(f"\n3. The move limit: skipped, no Redis at {redis_url} ({exc})")
+        return
+    print("\n3. The move limit's take, microseconds (best of runs)")
+    print(f"   shared bucket (EVAL on Redis, from an event loop) {t_shared / takes * 1e6:8.1f}")
+    print(f"   the connection's own bucket (in the process)      {t_local / takes * 1e6:8.2f}")
+
+
 def _reset_texts() -> None:
     from games.play import frame_texts
 
@@ -160,15 +205,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--number", type=int, default=20000, help="frames per timed run (1)")
     parser.add_argument("--events", type=int, default=2000, help="events per timed run (2)")
+    parser.add_argument("--takes", type=int, default=5000, help="limit takes per run (3)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
     import django
 
     django.setup()
+    bind_functions()
     with open("/proc/loadavg") as loadavg:
         print(f"load average: {' '.join(loadavg.read().split()[:3])} (2 cores, shared)")
     part_frames(args.number, args.repeat)
     part_fanout(args.events, args.repeat)
+    part_limit(args.takes, args.repeat, args.redis)
 
 
 if __name__ == "__main__":
