@@ -26,9 +26,11 @@ def event_frame_text(kind: str, payload: dict[str, Any], view: Frame) -> str:
     key = (payload["player"], payload["seq"], view[0])
     text = _texts.get(key)
     if text is None:
+        if len(_texts) >= TEXTS_KEPT:
+            # All at once: dropping the oldest one by one (del of next(iter())) makes a dict
+            # scan its deleted slots on every drop, slower than writing the frame again.
+            _texts.clear()
         text = _texts[key] = frame_text({"type": view[0], **view[1]})
-        if len(_texts) > TEXTS_KEPT:
-            del _texts[next(iter(_texts))]  # the oldest first
     return text
 
 

@@ -208,6 +208,7 @@ def main() -> None:
     parser.add_argument("--takes", type=int, default=5000, help="limit takes per run (3)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--parts", default="1,2,3")
     args = parser.parse_args()
     import django
 
@@ -215,9 +216,13 @@ def main() -> None:
     bind_functions()
     with open("/proc/loadavg") as loadavg:
         print(f"load average: {' '.join(loadavg.read().split()[:3])} (2 cores, shared)")
-    part_frames(args.number, args.repeat)
-    part_fanout(args.events, args.repeat)
-    part_limit(args.takes, args.repeat, args.redis)
+    parts = {int(p) for p in args.parts.split(",")}
+    if 1 in parts:
+        part_frames(args.number, args.repeat)
+    if 2 in parts:
+        part_fanout(args.events, args.repeat)
+    if 3 in parts:
+        part_limit(args.takes, args.repeat, args.redis)
 
 
 if __name__ == "__main__":
