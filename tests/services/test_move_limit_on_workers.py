@@ -17,7 +17,7 @@ from tests.support.wsclient import WsClient
 
 pytestmark = pytest.mark.services
 
-BURST = 6  # moves, regained at 1 a second
+BURST = 6  # moves, and hardly one regained in a test (a token every 100 s)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def workers(postgres, private_redis, tmp_path_factory):
         private_redis.url,
         tmp_path_factory.mktemp("move-limit"),
         workers=2,
-        MINERACE_PLAYER_MOVE_RATE_PER_S="1",
+        MINERACE_PLAYER_MOVE_RATE_PER_S="0.01",
         MINERACE_PLAYER_MOVE_BURST=str(BURST),
         # The socket leases' renewal is a Redis script too: not while the moves are counted.
         MINERACE_PRESENCE_INTERVAL_S="60",
@@ -87,11 +87,11 @@ async def test_one_connection_makes_no_redis_command_per_move(workers, private_r
     answers = await answers_to([sock], 10)
     assert scripts_run(client) == before  # ten moves, no script
     assert client.hget(bucket, "at") == synced
-    # ... and the limit is the same: the burst (1 spent), a token a second regained.
+    # ... and the limit is the same: what was left of the burst (1 spent), then too_fast.
     accepted = [a for a in answers if a["type"] == "cells"]
     refused = [a for a in answers if a["type"] == "error"]
     assert {a["code"] for a in refused} == {"too_fast"}
-    assert BURST - 1 <= len(accepted) <= BURST + 1
+    assert BURST - 1 <= len(accepted) <= BURST
     await sock.close()
 
 
@@ -105,13 +105,22 @@ async def test_two_connections_on_two_workers_are_limited_once(workers, private_
     second = await WsClient(b.ws_url, game_id).connect()
     again = await second.request({"type": "hello", "role": "player", "token": welcome["token"]})
     assert again["type"] == "welcome"
+    # The first connection hears of the second through the layer, from the other worker: a
+    # moment (docs/protocol.md). Until then it counts alone, with what it had left; its first
+    # move after that runs the script.
+    probes: list[dict] = []
+    while True:
+        before = scripts_run(client)
+        probes += await answers_to([first], 1)
+        if scripts_run(client) > before:
+            break
+        assert len(probes) < 8, "the first connection never heard of the second"
     before = scripts_run(client)
-    answers = early + await answers_to([first, second], 20)
+    answers = early + probes + await answers_to([first, second], 20)
     assert scripts_run(client) - before >= 20  # every move now in the shared bucket
     accepted = [a for a in answers if a["type"] == "cells"]
     refused = [a for a in answers if a["type"] == "error"]
     assert {a["code"] for a in refused} == {"too_fast"}
-    assert BURST <= len(accepted) <= BURST + 2  # once for both, a token a second regained
-    assert len(accepted) + len(refused) == 22
+    assert BURST <= len(accepted) <= BURST + 1  # the burst once for both connections
     for sock in (first, second):
         await sock.close()
