@@ -263,7 +263,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
         if role == "player":
             welcome["token"] = token
-        if role == "player":
             self.move_limit = MoveLimit(player_id, shared=True)  # until it knows it is alone
         # Counted before the welcome goes out, so that the player's other connections hear of
         # this one before the client can send its first move (MoveLimit).
