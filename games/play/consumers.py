@@ -6,7 +6,6 @@ caused an event gets it directly, in order and with `re`, and skips its own grou
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime
 from typing import Any
@@ -21,16 +20,12 @@ from games.edge.frames import (
     cell_of,
     check_frame,
     frame_id,
+    frame_text,
     frame_too_long,
     idempotency_key_of,
     load_frame,
 )
-from games.edge.socket_limits import (
-    admit_socket,
-    check_hello_rate,
-    check_move_rate,
-    client_address_of,
-)
+from games.edge.socket_limits import MoveLimit, admit_socket, check_hello_rate, client_address_of
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import delivery, groups
@@ -44,10 +39,12 @@ from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
 from games.play import spectating
 from games.play.bot_driver import ensure_bots
+from games.play.frame_texts import event_frame_text
 from games.play.frame_views import frame_view
 from games.play.presence_pass import ensure_presence
 from games.play.season_pass import ensure_season_pass
 from games.play.welcome import welcome_view
+from games.presence import selectors as presence_selectors
 from games.presence import services as presence
 from games.races import lifecycle, timers
 from games.races.deadlines import deadlines_of
@@ -72,6 +69,19 @@ def _game_basics(game_id: str) -> Game | None:
     return game
 
 
+def _connection_open(
+    *, channel: str, game_id: str, player_id: str | None, role: str
+) -> tuple[list[Event], list[str]]:
+    """Count a connection that said hello: its presence events, and its player's other open
+    connections (one thread hop for both)."""
+    events = presence.connection_open(
+        channel=channel, game_id=game_id, player_id=player_id, role=role
+    )
+    if player_id is None:
+        return events, []
+    return events, presence_selectors.other_connections(player_id=player_id, channel=channel)
+
+
 def _id_of(text: str) -> int | None:
     """The `id` of a frame this connection will not handle (too fast), for the error's `re`."""
     try:
@@ -90,10 +100,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.groups_joined: list[str] = []
         self.timers: dict[str, Any] = {}
         self.welcome_seq: dict[str, int] = {}
-        self.feed = spectating.DelayedFeed(self.send_frame)
+        self.feed = spectating.DelayedFeed(self.send_text)
         self.closed = False  # set when either side closes: later frames are not handled
         self.cleaned_up = False
         self.counted_as = None  # the role this socket is counted under in SOCKETS
+        self.move_limit: MoveLimit | None = None  # its player's moves, once it is a player
         game = await db(_game_basics)(self.game_id)
         if game is None:
             await self.close()  # before accept: the handshake is refused (403)
@@ -155,6 +166,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.feed.close()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        if self.move_limit is not None:
+            await self.move_limit.close()
         if self.role is not None:
             await self.deliver(await db(presence.connection_close)(channel=self.channel_name))
         if self.role == "spectator":
@@ -250,16 +263,37 @@ class GameConsumer(AsyncWebsocketConsumer):
         welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
         if role == "player":
             welcome["token"] = token
-        await self.send_event("welcome", welcome, re)
-        for delay_s, frame in pending:
-            self.feed.push(frame, delay_s)
-        self.watch_clock(view["game"])
-        events += await db(presence.connection_open)(
+            self.move_limit = MoveLimit(player_id, shared=True)  # until it knows it is alone
+        # Counted before the welcome goes out, so that the player's other connections hear of
+        # this one before the client can send its first move (MoveLimit).
+        opened, others = await db(_connection_open)(
             channel=self.channel_name, game_id=self.game_id, player_id=player_id, role=role
         )
-        await self.deliver(events)
+        if self.move_limit is not None:
+            self.move_limit.shared = bool(others)
+            await self.tell_moves_shared(others)
+        await self.send_event("welcome", welcome, re)
+        for delay_s, frame in pending:
+            self.feed.push(frame_text(frame), delay_s)
+        self.watch_clock(view["game"])
+        await self.deliver(events + opened)
         if role == "spectator":
             spectating.count_changed(self.game_id)
+
+    async def tell_moves_shared(self, channels: list[str]) -> None:
+        """Tell the player's other connections to count its moves in the shared bucket."""
+        for channel in channels:
+            try:
+                await self.channel_layer.send(channel, {"type": "moves.shared"})
+            except Exception:
+                # Both still limit the player; until a reconnect they count apart (each at
+                # the rate), which a layer that is down makes the least of our troubles.
+                log.warning("could not tell %s of a second connection", channel, exc_info=True)
+
+    async def moves_shared(self, message: dict[str, Any]) -> None:
+        """A layer message: another connection of this player opened (MoveLimit)."""
+        if self.move_limit is not None:
+            self.move_limit.share()
 
     def logged_in(self) -> bool:
         user = self.scope.get("user")
@@ -282,7 +316,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             raise ServiceError("not_a_player", "say hello as a player first")
         x, y = cell_of(message, self.width, self.height)
         key = idempotency_key_of(message)
-        await check_move_rate(self.player_id)
+        await self.move_limit.check()
         with MOVE_SECONDS.time():
             outcome = await move_play(
                 player_id=self.player_id, move=move_from_action(kind, x, y), key=key
@@ -367,12 +401,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if view is None:
             return
         self.note(*view)
-        frame = {"type": view[0], **view[1]}
+        text = event_frame_text(kind, payload, view)  # written once for the worker's connections
         delay_ms = event.get("delay_ms") or 0
         if self.role == "spectator" and (delay_ms or self.feed.busy()):
-            self.feed.push(frame, delay_ms / 1000)
+            self.feed.push(text, delay_ms / 1000)
         else:
-            await self.send_frame(frame)
+            await self.send_text(text)
 
     def note(self, kind: str, payload: dict[str, Any]) -> None:
         """Keep the clock informed of deadlines announced in events."""
@@ -385,9 +419,13 @@ class GameConsumer(AsyncWebsocketConsumer):
                 timer.cancel()
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
+        await self.send_text(frame_text(frame))
+
+    async def send_text(self, text: str) -> None:
+        """Send a frame already written as JSON text (a WebSocket text frame)."""
         if self.closed:
             return  # nothing more goes out once a close has been sent or received
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=text)
 
     async def send_event(self, kind: str, payload: dict[str, Any], re: int | None = None) -> None:
         frame = {"type": kind, **payload}

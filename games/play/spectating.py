@@ -6,7 +6,6 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from games.events.delivery import publish
 from games.events.event import to_everyone
@@ -16,7 +15,7 @@ from games.runtime.db import db
 
 COUNT_INTERVAL_S = 1.0
 
-Frame = dict[str, Any]
+Frame = str  # a frame as the JSON text it is sent as
 
 
 def _recount(game_id: str) -> Game | None:

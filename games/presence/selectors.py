@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 from games.models import Game, GameStatus, Player, PlayerStatus
 from games.presence.models import Connection, PlayerPresence, Role
@@ -78,3 +79,10 @@ def came_too_late(*, game: Game, players: list[Player]) -> list[str]:
     grace = timedelta(seconds=settings.MINERACE["MATCH_HELLO_GRACE_S"])
     rows = PlayerPresence.objects.filter(player__in=players)
     return [r.player_id for r in rows if r.came_at is None or r.came_at > game.created_at + grace]
+
+
+def other_connections(*, player_id: str, channel: str) -> list[str]:
+    """The channels of a player's other open connections (a live lease, on any worker): a
+    connection that has some counts the player's moves in the shared bucket."""
+    live = Connection.objects.filter(player_id=player_id, expires_at__gt=timezone.now())
+    return list(live.exclude(channel=channel).values_list("channel", flat=True))

@@ -52,3 +52,17 @@ def test_a_bucket_refills_at_its_rate_up_to_its_burst():
     assert [buckets.take("k", 2, 3).allowed for _ in range(2)] == [True, False]
     clock.now += 100  # never more than the burst
     assert sum(buckets.take("k", 2, 3).allowed for _ in range(10)) == 3
+
+
+def test_a_cap_brings_a_bucket_down_before_it_is_spent():
+    """A connection that counted a player's moves alone hands its count to the shared bucket
+    (games.edge.socket_limits.MoveLimit): the bucket holds no more than the cap."""
+    clock = Clock()
+    buckets = LocalBuckets(clock)
+    assert buckets.take("k", 1, 10).tokens == 9
+    assert buckets.take("k", 1, 10, cost=0, cap=2.5).tokens == 2.5  # spends nothing
+    assert [buckets.take("k", 1, 10).allowed for _ in range(3)] == [True, True, False]
+    verdict = buckets.take("k", 1, 10, cap=50)  # a cap never adds tokens
+    assert (verdict.allowed, verdict.tokens) == (False, 0.5)
+    clock.now += 1000
+    assert buckets.take("k", 1, 10, cost=0, cap=50).tokens == 10  # ... nor goes past the burst

@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+import json
+import math
+
 import pytest
 
-from games.play.frame_views import frame_view
+from games.edge.frames import frame_text
+from games.play import frame_texts
+from games.play.frame_views import frame_view, progress_of
 
 MOVE = {"player": "p1", "seq": 3, "action": "reveal", "x": 1, "y": 2, "cells": [[1, 2, 0]],
         "progress": {"revealed": 9, "safe_cells": 71, "flags": 0, "clicks": 3},
@@ -48,3 +53,35 @@ def test_a_rated_races_spectators_see_counts_not_cells_but_the_mover_sees_its_ow
                                       "progress": MOVE["progress"]})  # fmt: skip
     mover = frame_view("move", MOVE, role="player", player_id="p1", mode="race", rated=True)
     assert mover == ("cells", MOVE)
+
+
+def test_frames_are_written_as_json_would_write_them():
+    """frame_text (orjson) writes the values json.dumps wrote; what orjson refuses and json
+    takes, json writes (a client's `id` past 64 bits comes back as `re`: the fuzzer found it)."""
+    frames = [
+        {"type": "error", "code": "bad_message", "message": "naïve ☃ 𝄞", "re": 2**70},
+        {"type": "cells", "player": "p1", "seq": 1, "cells": [[0, 0, 1]], "re": -(2**63)},
+        {"type": "x", "rating": 1500.25, "small": 1e-7, "big": 1e16, 3: "int key", None: 0},
+        {"type": "x", "name": "lone \ud800 surrogate"},
+    ]
+    for frame in frames:
+        assert json.loads(frame_text(frame)) == json.loads(json.dumps(frame))
+    # An ASCII frame is the very same text as before (compact).
+    frame = {"type": "progress", **progress_of(MOVE)}
+    assert frame_text(frame) == json.dumps(frame, separators=(",", ":"))
+    # The one difference: NaN, which json writes as `NaN` (not JSON), is null.
+    assert frame_text({"v": math.nan}) == '{"v":null}'
+
+
+def test_a_moves_views_are_written_once_per_worker():
+    """Each connection's copy of the layer message is its own dict; the text is shared."""
+    frame_texts.forget()
+    cells = frame_view("move", MOVE, role="spectator", player_id=None, mode="race")
+    progress = frame_view("move", MOVE, role="player", player_id="p2", mode="race")
+    first = frame_texts.event_frame_text("move", MOVE, progress)
+    copy = dict(MOVE)
+    again = frame_view("move", copy, role="player", player_id="p3", mode="race")
+    assert frame_texts.event_frame_text("move", copy, again) is first
+    assert json.loads(first) == {"type": "progress", **progress_of(MOVE)}
+    seen = json.loads(frame_texts.event_frame_text("move", MOVE, cells))
+    assert seen == {"type": "cells", **MOVE}
