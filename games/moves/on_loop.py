@@ -14,7 +14,8 @@ move), and SQLite. The same step and statement serve both, so there is still one
 A connection lost under a write leaves it unknown whether the move was committed: the service
 looks it up in the log (move_settle) and answers it as written, or plays it then; a committed
 move is never answered `internal`. The connections are a psycopg pool per event loop, closed
-when the loop shuts down its async generators (asyncio.run, asgiref, pytest-asyncio do).
+when the loop shuts down: when its tasks are cancelled (asyncio.run, asgiref, pytest-asyncio do
+that first) and when its async generators are (last).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from games.runtime.db import concurrent_database, db_hot
 
 POOL_SIZE = 4  # connections per event loop: a move holds one for a single short round trip
 POOL_WAIT_S = 5.0  # then the move goes to the service's own connections
+CONNECT_TIMEOUT_S = 5  # a pool's connect: none may keep a loop's shutdown waiting for long
 APPLICATION_NAME = "minerace-moves"  # how these connections show in pg_stat_activity
 
 
@@ -112,6 +114,7 @@ class _LoopPool:
         for name in ("cursor_factory", "context", "pool", "prepare_threshold"):
             params.pop(name, None)  # Django's sync cursor, adapters and pool are not for these
         params["autocommit"] = True
+        params.setdefault("connect_timeout", CONNECT_TIMEOUT_S)
         params["application_name"] = APPLICATION_NAME
         self.pool = AsyncConnectionPool(
             kwargs=params,
@@ -125,24 +128,49 @@ class _LoopPool:
         self.connections: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()
         self.closer = self._closing()
         self.ready: asyncio.Future[None] | None = None
+        self.guard: asyncio.Task[None] | None = None
 
     async def _opened(self, conn: psycopg.AsyncConnection) -> None:
         self.connections.add(conn)
+
+    async def _guarding(self) -> None:
+        """Close the pool when the loop's shutdown cancels its tasks, in that same pass.
+
+        The shutdown (asyncio.run, asgiref, pytest-asyncio) cancels every task once, then waits
+        for them all, and only then closes the async generators. psycopg_pool's worker and
+        scheduler tasks catch a CancelledError that lands while they run a maintenance task (a
+        connect replacing a lost connection, a connection handed back, a reconnect's backoff)
+        and go back to waiting on their queue: for ever, and the shutdown with them. Closing
+        the pool here sends them their stop, so they end and the shutdown finishes."""
+        try:
+            await asyncio.get_running_loop().create_future()  # until cancelled
+        finally:
+            await self._close()
 
     async def _closing(self) -> AsyncIterator[None]:
         try:
             yield
         finally:
-            # The loop's shutdown (asyncio.run) cancels the pool's own tasks first, and then
-            # pool.close() stops before closing its connections: they are closed here.
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.pool.close()
-            for conn in list(self.connections):  # then its connections may still be open
-                await conn.close()
-            _pools.pop(asyncio.get_running_loop(), None)
+            await self._close()  # a loop that closes its generators without cancelling first
+
+    async def _close(self) -> None:
+        """Close the pool (once; again is a no-op) and its connections, and forget it."""
+        # The pool's tasks may have been cancelled already, and then pool.close() stops (with
+        # their CancelledError) after it has told them to stop, before closing its connections:
+        # they are closed here.
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.pool.close()
+        for conn in list(self.connections):  # then its connections may still be open
+            await conn.close()
+        loop = asyncio.get_running_loop()
+        if _pools.get(loop) is self:
+            del _pools[loop]
 
     async def open(self) -> None:
         await self.closer.__anext__()  # registered with the loop: closed by shutdown_asyncgens
+        self.guard = asyncio.get_running_loop().create_task(
+            self._guarding(), name=f"{APPLICATION_NAME}-guard"
+        )
         await self.pool.open(wait=False)
 
 

@@ -11,6 +11,7 @@ its own.
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import timedelta
 
 import psycopg
@@ -325,3 +326,48 @@ async def test_a_move_not_cached_here_takes_the_service_path(statements):
     assert statements and all(where == "django" for where, *_ in statements)
     follow = await move_play(player_id=player.id, move=Flag(0, 0))  # cached again: the loop
     assert statements[-1][0] == "loop" and follow.cells["seq"] == 3
+
+
+def test_a_loops_shutdown_finishes_while_its_pool_replaces_a_lost_connection(monkeypatch):
+    """The loop's shutdown cancels every task once. A pool worker cancelled in the middle of
+    connecting (here: a connection handed back dead, replaced) catches it and would wait on its
+    queue for ever, and asyncio.run (pytest-asyncio, asgiref, a worker's loop) with it."""
+    connect = psycopg.AsyncConnection.connect
+
+    async def main() -> None:
+        pool = await on_loop._pool()
+        conn = await pool.getconn()
+        connecting = asyncio.Event()
+
+        async def slow_connect(cls, *args, **kwargs):
+            connecting.set()
+            await asyncio.sleep(3600)  # a connect still on its way at the shutdown
+            return await connect(*args, **kwargs)
+
+        monkeypatch.setattr(psycopg.AsyncConnection, "connect", classmethod(slow_connect))
+        await conn.close()  # lost: handed back, the pool opens another in its place
+        await pool.putconn(conn)
+        await connecting.wait()
+
+    shutdown = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    shutdown.start()
+    shutdown.join(timeout=60)  # not a speed bound: a hang never ends, this ends in a second
+    assert not shutdown.is_alive(), "the loop's shutdown waits for ever on a task of the pool"
+
+
+def test_a_loops_shutdown_finishes_while_a_write_waits_for_a_connection():
+    """Every connection of the pool held and a write waiting for one, in a task of its own
+    (as _write is, shielded from its caller): the shutdown ends it and finishes."""
+
+    async def main() -> None:
+        pool = await on_loop._pool()
+        for _ in range(on_loop.POOL_SIZE):
+            await pool.getconn()  # every connection busy, none handed back
+        waiting = asyncio.ensure_future(pool.getconn())  # a task of its own, as _write is
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+
+    shutdown = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    shutdown.start()
+    shutdown.join(timeout=60)  # not a speed bound: a hang never ends, this ends in a second
+    assert not shutdown.is_alive(), "the loop's shutdown waits for ever on a write"

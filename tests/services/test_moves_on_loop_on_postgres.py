@@ -13,4 +13,4 @@ pytestmark = pytest.mark.services
 
 def test_moves_on_the_loop_pass_on_postgresql(postgres):
     passed, summary = pytest_on_postgres("tests/moves/moves_on_loop.py", postgres.url)
-    assert passed == 9, summary
+    assert passed == 11, summary
