@@ -259,6 +259,11 @@ class PostgresDatabase:
     def create(self) -> PostgresDatabase:
         copy = "" if self.template is None else f' TEMPLATE "{self.template}"'
         self._admin(f'CREATE DATABASE "{self.name}"{copy}')
+        # A commit returns once PostgreSQL holds it, before its log reaches the disk (0.7 ms
+        # instead of 5.6 ms a commit on this machine's disk). What every connection sees is
+        # the same; only a crash of PostgreSQL itself could lose the last commits, and no test
+        # crashes the machine's PostgreSQL.
+        self._admin(f'ALTER DATABASE "{self.name}" SET synchronous_commit = off')
         return self
 
     def drop(self) -> None:
