@@ -89,3 +89,10 @@ def needs_redis() -> None:
 def needs_browser() -> None:
     """Playwright and Chromium: skip without them (fail with MINERACE_REQUIRE_BROWSER=1)."""
     require(browser_missing_reason(), REQUIRE_BROWSER)
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Drop the PostgreSQL template that migrated copies were made from, if one was made."""
+    from tests.support.servers import drop_migrated_template
+
+    drop_migrated_template()

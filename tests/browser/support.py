@@ -6,12 +6,13 @@ Shared by conftest.py and screenshots.py, so the screenshots show exactly what t
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from games.engine import Board
-from tests.support.servers import Daphne, migrate
+from tests.support.servers import Daphne, migrated_sqlite_template
 
 try:
     from playwright.sync_api import expect
@@ -45,7 +46,8 @@ LENIENT_SCREEN = {
 
 @contextmanager
 def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str]:
-    """Migrate a fresh SQLite file in `workdir`, serve the project with Daphne, yield its URL."""
+    """Put a fresh migrated SQLite file in `workdir` (a copy of the template), serve the
+    project with Daphne, yield its URL."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
@@ -75,7 +77,7 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         **(LENIENT_SCREEN if lenient_screen else {}),
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
-    migrate(env)
+    shutil.copyfile(migrated_sqlite_template(), workdir / "db.sqlite3")
     daphne = Daphne(env, workdir / "daphne.log", health_path="/").start()
     try:
         yield daphne.url

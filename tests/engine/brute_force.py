@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 from games.engine.board import Board
 from games.engine.solver import Knowledge
@@ -21,13 +22,34 @@ def layouts(knowledge: Knowledge, mine_count: bool = True):
 
 
 def weights(knowledge: Knowledge) -> tuple[dict[int, int], int]:
-    """Per hidden cell the layouts with a mine there, and all layouts."""
-    found = dict.fromkeys(knowledge.hidden(), 0)
+    """Per hidden cell the layouts with a mine there, and all layouts.
+
+    Every layout of the hidden cells next to a number, one by one; the hidden cells next to
+    none meet no number, so each such layout is completed by any choice of the mines left among
+    them, counted with a binomial (C(free, left) layouts, C(free - 1, left - 1) of them with a
+    given free cell mined) instead of walked one by one.
+    """
+    hidden = knowledge.hidden()
+    table = knowledge.neighbours
+    touching = {n for c in knowledge.revealed for n in table[c]}
+    bordering = [c for c in hidden if c in touching]
+    free = [c for c in hidden if c not in touching]
+    found = dict.fromkeys(hidden, 0)
     total = 0
-    for chosen in layouts(knowledge):
-        total += 1
-        for cell in chosen:
-            found[cell] += 1
+    for mines in range(len(bordering) + 1):
+        left = knowledge.mines - mines
+        if not 0 <= left <= len(free):
+            continue
+        completions = math.comb(len(free), left)
+        with_one_free_mine = math.comb(len(free) - 1, left - 1) if left else 0
+        for combo in itertools.combinations(bordering, mines):
+            chosen = set(combo)
+            if all(sum(n in chosen for n in table[c]) == v for c, v in knowledge.revealed.items()):
+                total += completions
+                for cell in chosen:
+                    found[cell] += completions
+                for cell in free:
+                    found[cell] += with_one_free_mine
     return found, total
 
 

@@ -20,7 +20,6 @@ from tests.support.servers import (
     Daphne,
     PostgresDatabase,
     base_env,
-    migrate,
 )
 
 pytestmark = pytest.mark.services
@@ -60,7 +59,7 @@ class Worker:
 
 @pytest.fixture(scope="module")
 def worker(needs_services, tmp_path_factory):
-    database = PostgresDatabase().create()
+    database = PostgresDatabase.migrated()
     env = base_env(
         DATABASE_URL=database.url,
         REDIS_URL="redis://127.0.0.1:6379/0",
@@ -69,7 +68,6 @@ def worker(needs_services, tmp_path_factory):
     )
     daphne = Daphne(env, tmp_path_factory.mktemp("fuzz") / "daphne.log")
     try:
-        migrate(env)
         daphne.start()
         running = Worker(daphne, database)
         for name, body in (("<solo>", {"preset": "beginner"}),

@@ -14,7 +14,6 @@ from tests.support.servers import (
     Daphne,
     PostgresDatabase,
     base_env,
-    migrate,
 )
 
 pytestmark = pytest.mark.services
@@ -24,7 +23,7 @@ TOKEN = "scrape-token-0123456789"
 
 @pytest.fixture(scope="module")
 def worker(needs_services, tmp_path_factory):
-    database = PostgresDatabase().create()
+    database = PostgresDatabase.migrated()
     env = base_env(
         DEBUG="0",
         SECRET_KEY="a-long-random-production-secret-0123456789-abcdefghijklmnopqrstuvwxyz",
@@ -37,7 +36,6 @@ def worker(needs_services, tmp_path_factory):
     logdir = tmp_path_factory.mktemp("ops")
     daphne = Daphne(env, logdir / "daphne.log", health_path="/healthz")
     try:
-        migrate(env)
         yield daphne.start()
     finally:
         daphne.stop()

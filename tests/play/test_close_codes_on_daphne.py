@@ -4,12 +4,13 @@ go through Daphne's WebSocket protocol, which once turned 1008 and 1009 into 101
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.services.racing import http_json
-from tests.support.servers import Daphne, base_env, migrate
+from tests.support.servers import Daphne, base_env, migrated_sqlite_template
 from tests.support.waiting import async_wait_until
 from tests.support.wsclient import WsClient
 
@@ -17,8 +18,8 @@ from tests.support.wsclient import WsClient
 @pytest.fixture(scope="module")
 def daphne(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("close-codes")
+    shutil.copyfile(migrated_sqlite_template(), workdir / "db.sqlite3")
     env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}")
-    migrate(env)
     worker = Daphne(env, workdir / "daphne.log").start()
     yield worker
     worker.stop()

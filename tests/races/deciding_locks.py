@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games.boards.stored import board_of
 from games.edge.validation import game_spec
-from games.engine import Reveal
+from games.engine import Board, Reveal
 from games.models import Game
 from games.moves import store
 from games.moves.service import move_apply
@@ -62,16 +62,33 @@ def rated_duel():
     return game, ada, bob
 
 
+def opened_by(board: Board, x: int, y: int) -> set[tuple[int, int]]:
+    """The cells a reveal of (x, y) opens on a fresh board: the cell and, through zeros, the
+    cells around it (on a board in play, those of them still hidden)."""
+    opened: set[int] = set()
+    stack = [board.index(x, y)]
+    while stack:
+        cell = stack.pop()
+        if cell not in opened:
+            opened.add(cell)
+            if board.numbers[cell] == 0:
+                stack.extend(board.neighbours[cell])
+    return {board.xy(cell) for cell in opened}
+
+
 def all_but_the_last_cell(game: Game, player) -> Reveal:
-    """Reveal every safe cell but one; the reveal that would win."""
+    """Reveal safe cells until one reveal would open every safe cell left; that reveal, which
+    would win. (Not always a single cell: on some boards the last cells open together.)"""
     board = board_of(game)
     remaining = {board.xy(i) for i in range(board.size) if not board.is_mine(i)}
     for cell in sorted(remaining):
-        if cell in remaining and len(remaining) > 1:
-            outcome = move_apply(player_id=player.id, move=Reveal(*cell))
-            remaining -= {(c[0], c[1]) for c in outcome.cells["cells"]}
-    [last] = remaining
-    return Reveal(*last)
+        if cell not in remaining:
+            continue
+        if remaining <= opened_by(board, *cell):
+            return Reveal(*cell)
+        outcome = move_apply(player_id=player.id, move=Reveal(*cell))
+        remaining -= {(c[0], c[1]) for c in outcome.cells["cells"]}
+    raise AssertionError(f"no reveal is left to win on {board!r}")
 
 
 class Holder(threading.Thread):

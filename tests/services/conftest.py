@@ -21,7 +21,8 @@ from tests.support.servers import (
 
 @pytest.fixture(scope="module")
 def postgres(needs_services):
-    database = PostgresDatabase().create()
+    """A migrated database of the module's own (a copy of the run's migrated template)."""
+    database = PostgresDatabase.migrated()
     yield database
     database.drop()
 
@@ -52,7 +53,8 @@ def make_cluster(postgres, redis_url: str, logdir, workers: int = 2, **extra: st
         REDIS_PREFIX=f"minerace-test-{uuid.uuid4().hex[:8]}",
         **settings,
     )
-    migrate(env)
+    if getattr(postgres, "template", None) is None:  # not a migrated copy (a private cluster)
+        migrate(env)
     cluster = Cluster(env, logdir)
     for _ in range(workers):
         cluster.start_worker()

@@ -16,7 +16,7 @@ import pytest
 
 from games.ratings.scale import display
 from games.ratings.seasons import RESET_SIGMA
-from tests.support.servers import REPO_ROOT, base_env, migrate
+from tests.support.servers import REPO_ROOT, base_env
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.services
@@ -26,7 +26,6 @@ SIGMAS = {"sure": 2.0, "unsure": 6.0, "settled": 3.5}
 
 @pytest.fixture(scope="module")
 def database(postgres):
-    migrate(base_env(DATABASE_URL=postgres.url))
     with psycopg.connect(postgres.url, autocommit=True) as conn:
         for name, sigma in SIGMAS.items():
             (user_id,) = conn.execute(
