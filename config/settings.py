@@ -123,8 +123,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": env_int("DATABASE_POOL_MAX", 20),
     }
 else:
-    # SQLite: wait for the writer lock instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite: wait for the writer lock instead of failing at once, and take it when a
+    # transaction begins: a transaction that reads first and writes later (a DEFERRED one,
+    # SQLite's default) cannot wait for the lock and fails at once with "database is locked"
+    # when another connection wrote meanwhile.
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["timeout"] = 20
+    options["transaction_mode"] = "IMMEDIATE"
 DATABASES["default"].setdefault("TEST", {})
 if os.environ.get("DATABASE_TEST_NAME"):
     DATABASES["default"]["TEST"]["NAME"] = os.environ["DATABASE_TEST_NAME"]

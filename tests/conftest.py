@@ -7,6 +7,7 @@ import multiprocessing
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tests.support import servers
 from tests.support.requirements import (
     REQUIRE_BROWSER,
     REQUIRE_SERVICES,
@@ -17,6 +18,7 @@ from tests.support.requirements import (
 )
 
 multiprocessing.set_start_method("spawn", force=True)
+servers.FAST_COMMITS = True  # the suite's PostgreSQL databases (not the benchmarks')
 
 # No example is failed for its time: these machines are shared and noisy, and a timed assertion
 # in a unit test fails for the machine, not the code (speed is measured in tests/load).

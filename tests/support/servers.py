@@ -230,6 +230,11 @@ class RedisServer:
             stop_process(self.process)
 
 
+# The test suite's databases commit without waiting for the disk (tests/conftest.py turns it
+# on); the benchmarks under tests/load keep PostgreSQL's durable commit, as a deployment has.
+FAST_COMMITS = False
+
+
 class PostgresDatabase:
     """A fresh database on the machine's PostgreSQL, dropped at the end: empty, or a copy of
     `template` (see `migrated`)."""
@@ -259,11 +264,12 @@ class PostgresDatabase:
     def create(self) -> PostgresDatabase:
         copy = "" if self.template is None else f' TEMPLATE "{self.template}"'
         self._admin(f'CREATE DATABASE "{self.name}"{copy}')
-        # A commit returns once PostgreSQL holds it, before its log reaches the disk (0.7 ms
-        # instead of 5.6 ms a commit on this machine's disk). What every connection sees is
-        # the same; only a crash of PostgreSQL itself could lose the last commits, and no test
-        # crashes the machine's PostgreSQL.
-        self._admin(f'ALTER DATABASE "{self.name}" SET synchronous_commit = off')
+        if FAST_COMMITS:
+            # A commit returns once PostgreSQL holds it, before its log reaches the disk (0.7
+            # ms instead of 5.6 ms a commit on this machine's disk). What every connection sees
+            # is the same; only a crash of PostgreSQL itself could lose the last commits, and
+            # no test crashes the machine's PostgreSQL.
+            self._admin(f'ALTER DATABASE "{self.name}" SET synchronous_commit = off')
         return self
 
     def drop(self) -> None:
