@@ -98,3 +98,16 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     from tests.support.servers import drop_migrated_template
 
     drop_migrated_template()
+
+
+@pytest.fixture
+def fresh_move_caches():
+    """Empty the move path's per-process caches (a player's last written state, a running
+    game's facts) around a test that plays moves against rows it makes itself."""
+    from games.moves.state import player_states, running_games
+
+    player_states.clear()
+    running_games.clear()
+    yield
+    player_states.clear()
+    running_games.clear()

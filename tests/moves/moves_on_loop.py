@@ -30,7 +30,7 @@ from games.moves.service import move_apply
 from games.moves.state import player_states, running_games
 from tests.support.on_postgres import assert_on_postgres
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_move_caches")]
 
 RUNNER = "tests/services/test_moves_on_loop_on_postgres.py"
 SEED = "on-loop"
@@ -39,15 +39,6 @@ START = start_cell(W, H, SEED)
 BOARD = generate_board(W, H, M, SEED, START)
 SAFE = [BOARD.xy(i) for i in range(BOARD.size) if not BOARD.is_mine(i)]
 MINE = BOARD.xy(min(BOARD.mines))
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    player_states.clear()
-    running_games.clear()
-    yield
-    player_states.clear()
-    running_games.clear()
 
 
 @pytest.fixture(autouse=True)

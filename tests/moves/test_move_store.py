@@ -19,12 +19,12 @@ from games.engine.codec import decode, encode
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus, Move, Player, Score
 from games.moves import service
-from games.moves.state import player_states, running_games
+from games.moves.state import player_states
 from games.races import finishing
 
 # Transactions of their own, as in production: on PostgreSQL a move's first try runs in
 # autocommit, which a test's enclosing transaction would turn into part of itself.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_move_caches")]
 
 SEED = "move-store"
 W, H, M = 16, 16, 40
@@ -35,15 +35,6 @@ OPENING = move_from_action("reveal", *START)
 A_FLAG = move_from_action("flag", *BOARD.xy(min(BOARD.mines)))
 A_LATER_REVEAL = move_from_action("reveal", *SAFE[-1])
 A_MINE = move_from_action("reveal", *BOARD.xy(min(BOARD.mines)))
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    player_states.clear()
-    running_games.clear()
-    yield
-    player_states.clear()
-    running_games.clear()
 
 
 def running_race(racers: int = 1, preset: str = "intermediate") -> tuple[Game, list[Player]]:

@@ -25,23 +25,13 @@ from games.engine import Board, Reveal
 from games.models import Game
 from games.moves import store
 from games.moves.service import move_apply
-from games.moves.state import player_states, running_games
 from games.races import lifecycle
 from games.races.clock import game_tick
 from games.ratings.models import RatingChange
 
 # Row locks: PostgreSQL only. Not collected by the suite (no test_ prefix): it runs there, in
 # a process of its own, from tests/services/test_deciding_on_postgres.py.
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    player_states.clear()
-    running_games.clear()
-    yield
-    player_states.clear()
-    running_games.clear()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_move_caches")]
 
 
 def rated_duel():

@@ -13,22 +13,12 @@ from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game
 from games.moves.service import move_apply
-from games.moves.state import player_states, running_games
 from games.races import deciding, lifecycle
 from games.races.clock import game_tick
 from games.races.serializers import game_public
 from games.ratings.models import Rating, RatingChange
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    player_states.clear()
-    running_games.clear()
-    yield
-    player_states.clear()
-    running_games.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_move_caches")]
 
 
 def running_race(*names_and_users, rated=False) -> tuple[Game, list]:
