@@ -7,7 +7,6 @@ pass may make the race; it sends `matched` to the seeker's channel, wherever tha
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games.edge.frames import check_frame, frame_id, frame_too_long, load_frame
+from games.edge.frames import check_frame, frame_id, frame_text, frame_too_long, load_frame
 from games.edge.socket_limits import admit_socket, check_hello_rate, client_address_of
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
@@ -235,4 +234,4 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame))
+        await self.send(text_data=frame_text(frame))

@@ -13,7 +13,6 @@ the entry keeps what it was told until the race is scored.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import time
@@ -25,7 +24,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from games.edge.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, load_frame
+from games.edge.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, frame_text, load_frame
 from games.edge.socket_limits import admit_socket, client_address_of
 from games.errors import ServiceError
 from games.limits import sockets
@@ -309,7 +308,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
     async def send_frame(self, frame: dict[str, Any]) -> None:
         if self.closed:
             return
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=frame_text(frame))
 
 
 def _over(tournament_id: str) -> bool:
