@@ -20,12 +20,22 @@ from games.races.clock import game_tick, overdue_games
 from games.races.lobbies import idle_lobbies_close
 from games.runtime.db import db
 from games.runtime.periodic import ensure_periodic
+from games.runtime.to_the_end import to_the_end
 
 log = logging.getLogger(__name__)
 
 
 async def tick(game_id: str) -> None:
-    """Advance the game by the clock and publish what that produced."""
+    """Advance the game by the clock and publish what that produced.
+
+    Once begun it runs to its end, whoever cancels the caller (a timer set again when a late
+    `countdown` arrives): cut off after the commit, it would leave a race running that nobody
+    hears has started, and every later tick finds nothing to do.
+    """
+    await to_the_end(_tick(game_id))
+
+
+async def _tick(game_id: str) -> None:
     events = await db(game_tick)(game_id=game_id)
     if events:
         await publish(events)

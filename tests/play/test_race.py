@@ -7,6 +7,7 @@ from datetime import datetime
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
 from games.models import Game, Move, Player
 from tests.play.helpers import Client, cell_map, create_game, spectator
@@ -322,3 +323,46 @@ async def test_lobby_list_and_public_state_of_a_race(client):
     game_id = await create_game(mode="race", preset="expert", max_players=3)
     listed = await database_sync_to_async(lambda: client.get("/api/games/?status=lobby").json())()
     assert [g["id"] for g in listed["games"]] == [game_id]
+
+
+async def test_a_late_countdown_does_not_cut_off_the_start(settings):
+    """A `countdown` that reaches a connection after its clock fired sets the start timer
+    again; the tick already under way must still publish `started` (seen behind nginx on two
+    workers, where a layer event arrived 0.7 s late: the race ran and nobody heard)."""
+    settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 300}
+    game_id, (alice, bob), _ = await race()
+    layer = get_channel_layer()
+    publishing, release = asyncio.Event(), asyncio.Event()
+    group_send = layer.group_send
+
+    async def slow_started(group: str, message: dict) -> None:
+        if message.get("kind") == "started":
+            publishing.set()
+            await release.wait()  # Redis slow to answer: the tick waits here
+        await group_send(group, message)
+
+    async def until(client: Client, kind: str) -> dict:
+        while (frame := await client.recv(timeout=3))["type"] != kind:
+            assert frame["type"] == "ready", frame
+        return frame
+
+    layer.group_send = slow_started
+    try:
+        for client in (alice, bob):
+            assert (await client.request({"type": "ready"}))["type"] == "ready"
+        countdown = await until(alice, "countdown")
+        await until(bob, "countdown")
+        await asyncio.wait_for(publishing.wait(), 5)
+        late = {"type": "game.event", "kind": "countdown", "origin": None,
+                "payload": {k: v for k, v in countdown.items() if k != "type"}}  # fmt: skip
+        for channel in list(layer.groups[f"game.{game_id}"]):
+            await layer.send(channel, late)
+        for client in (alice, bob):  # each took it, and set its start timer again
+            await until(client, "countdown")
+        release.set()
+        for client in (alice, bob):
+            await until(client, "started")
+    finally:
+        layer.group_send = group_send
+    await alice.close()
+    await bob.close()
