@@ -1,7 +1,8 @@
 """Arena tournaments in the browser (PROTOCOL.md 7): two accounts join an arena on its page, are
 paired into a race that opens by itself with the arena's bar (name, points, the way back), and
 find their points in the live standings; the Tournaments page lists the arena with its
-players, and the player page its rank and points. Desktop and a 390 px phone."""
+players and its clock, and the player page its rank and points; a count of one is singular.
+Desktop and a 390 px phone."""
 
 import re
 import sqlite3
@@ -19,19 +20,43 @@ pytestmark = pytest.mark.browser
 RACE_URL = re.compile(r"/games/[A-Za-z0-9_-]+/\?tournament=")
 
 
-def running_arena(database, name: str) -> str:
-    """An arena running from a minute ago for half an hour, written where the server reads."""
+def stamp(moment: datetime) -> str:
+    """A UTC time as Django writes it in SQLite."""
+    return moment.replace(tzinfo=None).isoformat(sep=" ")
+
+
+def write_arena(database, name: str, *, starts_in: timedelta, minutes: int = 30) -> str:
+    """A beginner arena starting `starts_in` from now (negative: it started), written where the
+    server reads."""
     tournament_id = uuid.uuid4().hex[:12]
-    now = datetime.now(UTC).replace(tzinfo=None)
-    stamp = lambda moment: moment.isoformat(sep=" ")  # noqa: E731 (Django's SQLite form)
+    now = datetime.now(UTC)
+    starts_at = now + starts_in
     with closing(sqlite3.connect(database)) as connection, connection:
         connection.execute(
             "INSERT INTO tournaments_tournament (id, name, preset, no_guess, starts_at, ends_at,"
             " private, created_at) VALUES (?, ?, 'beginner', 0, ?, ?, 0, ?)",
-            (tournament_id, name, stamp(now - timedelta(minutes=1)),
-             stamp(now + timedelta(minutes=30)), stamp(now)),
+            (tournament_id, name, stamp(starts_at),
+             stamp(starts_at + timedelta(minutes=minutes)), stamp(now)),
         )  # fmt: skip
     return tournament_id
+
+
+def running_arena(database, name: str) -> str:
+    """An arena running from a minute ago for half an hour."""
+    return write_arena(database, name, starts_in=timedelta(minutes=-1))
+
+
+def write_entry(database, tournament_id: str, username: str, *, points: int, races: int) -> None:
+    """An account's entry in an arena as its races left it (written, not played)."""
+    now = stamp(datetime.now(UTC))
+    with closing(sqlite3.connect(database)) as connection, connection:
+        connection.execute(
+            "INSERT INTO tournaments_entry (tournament_id, user_id, name, points, races, wins,"
+            " win_time_ms, streak, berserk_wins, withdrawn, joined_at, updated_at, game_id)"
+            " SELECT ?, id, username, ?, ?, 0, 0, 0, 0, 0, ?, ?, '' FROM auth_user"
+            " WHERE username = ?",
+            (tournament_id, points, races, now, now, username),
+        )
 
 
 def test_two_accounts_are_paired_race_and_find_their_points(open_page, base_url, server_database):
@@ -80,7 +105,10 @@ def test_two_accounts_are_paired_race_and_find_their_points(open_page, base_url,
     alice.click("#tournament-back")
     alice.wait_for_url(arena_page)
     points = rows[names["alice"]]["points"]
-    expect(alice.locator("#you-line")).to_contain_text(f"You: #1 · {points} pts · 1 races")
+    points_text = f"{points} pt" if points == 1 else f"{points} pts"
+    expect(alice.locator("#you-line")).to_have_text(
+        re.compile(rf"^You: #1 · {points_text} · 1 race\b")
+    )
     first = alice.locator("#standings-body tr").first
     expect(first).to_have_attribute("data-name", names["alice"])
     expect(first.locator(".points")).to_have_text(str(points))
@@ -99,3 +127,39 @@ def test_two_accounts_are_paired_race_and_find_their_points(open_page, base_url,
     expect(mine).to_have_count(1)
     expect(mine).to_contain_text("#2 of 2 · 0 pts")
     shoot(bob, "player-tournaments-phone.png")
+
+
+def test_counts_of_one_are_singular_and_cards_show_their_clock_at_once(
+    open_page, base_url, server_database
+):
+    """Counts of one read "1 race", "1 pt", "1 player" (of two: "races", "pts", "players"), and
+    an arena's card says when it starts or ends as soon as it is drawn, not a second later."""
+    name = unique("tc")
+    running = running_arena(server_database, f"Card Arena {uuid.uuid4().hex[:4]}")
+    upcoming = write_arena(server_database, "Later Arena", starts_in=timedelta(hours=2))
+    finished = write_arena(server_database, "Done Arena", starts_in=timedelta(hours=-2))
+    page = open_page()
+    sign_up(page, base_url, name)
+    for arena in (running, finished):
+        write_entry(server_database, arena, name, points=1, races=1)
+
+    page.goto(f"{base_url}/tournaments/{running}/")
+    expect(page.locator("#you-line")).to_have_text("You: #1 · 1 pt · 1 race")
+    expect(page.locator("#players-count")).to_have_text("· 1 player")
+    page.goto(f"{base_url}/tournaments/{finished}/")
+    expect(page.locator("#podium-list .podium-points")).to_have_text("1 pt")
+    expect(page.locator("#you-line")).to_have_text("You: #1 · 1 pt · 1 race")
+
+    # The page's clock stands still: what a card reads is what it was drawn with.
+    phone = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    now = datetime.now(UTC)
+    phone.clock.install(time=now)
+    phone.clock.pause_at(now + timedelta(seconds=1))
+    phone.goto(f"{base_url}/tournaments/")
+    running_card = phone.locator(f"#running-list [data-id='{running}'] .arena-side")
+    expect(running_card).to_have_text(re.compile(r"^Ends in 2\d:\d\d · 1 player$"))
+    upcoming_card = phone.locator(f"#upcoming-list [data-id='{upcoming}'] .arena-side")
+    expect(upcoming_card).to_have_text(re.compile(r"^Starts in 1:59:\d\d · 0 players$"))
+    for side in phone.locator("#running-list .arena-side, #upcoming-list .arena-side").all():
+        assert re.fullmatch(r"(Ends|Starts) in [\d:]+ · \d+ players?", side.inner_text())
+    shoot(phone, "tournaments-cards-phone.png")

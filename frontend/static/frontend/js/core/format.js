@@ -11,6 +11,11 @@ export const STATUS_LABELS = { won: "Won", lost: "Lost", dnf: "Did not finish" }
 /** Whether the server left a figure out (null or undefined; 0 is a figure). */
 export const isMissing = (value) => value === null || value === undefined;
 
+/** "1 race", "2 races", "0 races": a count and its noun, singular only for exactly one. */
+export function counted(count, singular, plural = `${singular}s`) {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
 /** "Expert", or "Custom" for a board of a chosen size. */
 export function presetLabel(preset) {
   return preset ? PRESET_LABELS[preset] ?? preset : "Custom";

@@ -1,6 +1,7 @@
 // On a tournament's race (the tournament page opens it with ?tournament=<id>): the arena's
 // name, the player's points, a Berserk button during the countdown (PROTOCOL.md 7: no flags,
 // one more point for a win) and the way back to the standings, where the next race comes.
+import { counted } from "../core/format.js";
 import { getTournament } from "../tournaments/api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,7 +24,7 @@ async function show() {
     $("tournament-name").textContent = state.name;
     const you = state.you;
     $("tournament-points").textContent = you
-      ? `· you: ${you.points} pts, #${you.rank}${you.fire ? " 🔥" : ""}`
+      ? `· you: ${counted(you.points, "pt")}, #${you.rank}${you.fire ? " 🔥" : ""}`
       : "";
   } catch {
     $("tournament-name").textContent = "Tournament";

@@ -1,5 +1,6 @@
 // The player page's tournaments (PROTOCOL.md 7): each arena it played, newest first, with its
 // rank and points there.
+import { counted } from "../core/format.js";
 import { playerTournaments } from "../tournaments/api.js";
 import { arenaFacts } from "../tournaments/format.js";
 
@@ -19,7 +20,7 @@ function item(t) {
   facts.textContent = arenaFacts(t);
   const standing = document.createElement("p");
   standing.className = "arena-side";
-  standing.textContent = `#${t.rank} of ${t.players} · ${t.points} pts`;
+  standing.textContent = `#${t.rank} of ${t.players} · ${counted(t.points, "pt")}`;
   li.append(link, facts, standing);
   return li;
 }

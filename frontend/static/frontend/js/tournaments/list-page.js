@@ -1,6 +1,7 @@
 // The Tournaments page: arenas running now (with their players), upcoming (with a countdown),
 // finished (with their podiums), and an account's form for its own arena.
 import { playerLink } from "../core/elements.js";
+import { counted } from "../core/format.js";
 import { createTournament, getTournament, listTournaments } from "./api.js";
 import { arenaFacts, clockText, everySecond } from "./format.js";
 
@@ -25,10 +26,11 @@ function card(t) {
   if (t.status !== "finished") {
     const clock = document.createElement("span");
     clock.className = "arena-clock";
+    clock.textContent = clockText(t); // now: left to the next tick, a new card reads "· 3 players"
     clocks.push([clock, t]);
     const players = document.createElement("span");
     players.className = "arena-players";
-    players.textContent = `${t.players} player${t.players === 1 ? "" : "s"}`;
+    players.textContent = counted(t.players, "player");
     side.append(clock, " · ", players);
   }
   li.append(link, facts, side);

@@ -1,6 +1,7 @@
 // The standings table of an arena: rank, name (a fire mark when on fire, "withdrawn" when out),
 // points, races, wins, berserk wins; the viewer's own row marked.
 import { playerLink, tableCell } from "../core/elements.js";
+import { counted } from "../core/format.js";
 import { fireMark } from "./format.js";
 
 function row(entry, me) {
@@ -45,7 +46,7 @@ export function showPodium(list, podium) {
       medal.textContent = entry.rank;
       const points = document.createElement("span");
       points.className = "podium-points";
-      points.textContent = `${entry.points} pts`;
+      points.textContent = counted(entry.points, "pt");
       li.append(medal, playerLink(entry.name), points);
       return li;
     }),

@@ -2,6 +2,7 @@
 // most once a second), your rank, points and streak, the race you are in, the podium at the
 // end. While this page is open a joined player is waiting: `paired` brings its next race
 // (counting down, its resume token), and the page opens it; the race page leads back here.
+import { counted } from "../core/format.js";
 import { GameSocket, socketUrl } from "../core/socket.js";
 import { setToken } from "../core/storage.js";
 import { getTournament, joinTournament, withdrawTournament } from "./api.js";
@@ -18,7 +19,7 @@ function showSummary(t) {
   $("arena-name").textContent = t.name;
   document.title = `Minerace — ${t.name}`;
   $("arena-facts").textContent = arenaFacts(t);
-  $("players-count").textContent = `· ${t.players} player${t.players === 1 ? "" : "s"}`;
+  $("players-count").textContent = `· ${counted(t.players, "player")}`;
 }
 
 function showYou() {
@@ -31,7 +32,7 @@ function showYou() {
   } else if (!you) {
     line.textContent = over ? "You did not play in this arena." : "You have not joined yet.";
   } else {
-    const parts = [`You: #${you.rank}`, `${you.points} pts`, `${you.races} races`];
+    const parts = [`You: #${you.rank}`, counted(you.points, "pt"), counted(you.races, "race")];
     if (you.streak) parts.push(`streak ${you.streak}`);
     line.textContent = parts.join(" · ");
     if (you.fire) line.append(" ", fireMark(you));
@@ -73,7 +74,7 @@ function showRows(rows, players) {
   showStandings($("standings-body"), rows, me);
   $("standings-empty").hidden = rows.length > 0;
   if (players !== undefined) {
-    $("players-count").textContent = `· ${players} player${players === 1 ? "" : "s"}`;
+    $("players-count").textContent = `· ${counted(players, "player")}`;
   }
   const mine = me && rows.find((row) => row.name === me);
   if (mine) view.you = { ...view.you, ...mine };
