@@ -41,6 +41,7 @@ from games.play import spectating
 from games.play.bot_driver import ensure_bots
 from games.play.frame_texts import event_frame_text
 from games.play.frame_views import frame_view
+from games.play.hello_undo import join_take_back
 from games.play.presence_pass import ensure_presence
 from games.play.season_pass import ensure_season_pass
 from games.play.welcome import welcome_view
@@ -48,6 +49,7 @@ from games.presence import selectors as presence_selectors
 from games.presence import services as presence
 from games.races import lifecycle, timers
 from games.races.deadlines import deadlines_of
+from games.races.lifecycle import Joined
 from games.runtime.db import db
 from games.timefmt import iso
 
@@ -103,6 +105,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.feed = spectating.DelayedFeed(self.send_text)
         self.closed = False  # set when either side closes: later frames are not handled
         self.cleaned_up = False
+        self.presence_open = False  # a presence Connection row may exist for this socket
         self.counted_as = None  # the role this socket is counted under in SOCKETS
         self.move_limit: MoveLimit | None = None  # its player's moves, once it is a player
         game = await db(_game_basics)(self.game_id)
@@ -168,7 +171,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.move_limit is not None:
             await self.move_limit.close()
-        if self.role is not None:
+        if self.presence_open:
             await self.deliver(await db(presence.connection_close)(channel=self.channel_name))
         if self.role == "spectator":
             spectating.count_changed(self.game_id)
@@ -227,7 +230,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if role not in ("player", "spectator"):
             raise ServiceError("bad_message", "role must be 'player' or 'spectator'")
         await check_hello_rate(self.address)
-        token, events = None, []
+        token, joined = None, None
         if role == "spectator":
             await db(lifecycle.spectator_check)(
                 game_id=self.game_id, user=self.scope.get("user"), session_key=self.session_key()
@@ -244,16 +247,31 @@ class GameConsumer(AsyncWebsocketConsumer):
                 user=self.scope.get("user"),
                 session_key=self.session_key(),
             )
-            player_id, token, events = joined.player.id, joined.token, joined.events
+            player_id, token = joined.player.id, joined.token
         else:
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
 
+        try:
+            state, pending, opened = await self.welcome_send(role, player_id, token, re)
+        except Exception:
+            await self.hello_take_back(joined)
+            raise  # answered `internal`: nothing of this hello is left, so it may be said again
+        for delay_s, frame in pending:
+            self.feed.push(frame_text(frame), delay_s)
+        self.watch_clock(state)
+        await self.deliver((joined.events if joined else []) + opened)
+        if role == "spectator":
+            spectating.count_changed(self.game_id)
+
+    async def welcome_send(
+        self, role: str, player_id: str | None, token: str | None, re: int | None
+    ) -> tuple[dict[str, Any], list[Any], list[Event]]:
+        """Take the role, join the game's group, count the connection, send the welcome: the
+        steps of a hello that hello_take_back undoes. Returns the game's state, the frames a
+        spectator is still owed, and the connection's presence events."""
         self.role, self.player_id = role, player_id
         bind_log_context(self.game_id, player_id)
-        if self.counted_as is not None:
-            SOCKETS.labels(role=self.counted_as).dec()
-            SOCKETS.labels(role=role).inc()
-            self.counted_as = role
+        self.count_as(role)
         await self.join_groups()
         view = await db(welcome_view)(
             game_id=self.game_id, player_id=player_id, spectator=role == "spectator"
@@ -266,6 +284,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.move_limit = MoveLimit(player_id, shared=True)  # until it knows it is alone
         # Counted before the welcome goes out, so that the player's other connections hear of
         # this one before the client can send its first move (MoveLimit).
+        self.presence_open = True
         opened, others = await db(_connection_open)(
             channel=self.channel_name, game_id=self.game_id, player_id=player_id, role=role
         )
@@ -273,12 +292,38 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.move_limit.shared = bool(others)
             await self.tell_moves_shared(others)
         await self.send_event("welcome", welcome, re)
-        for delay_s, frame in pending:
-            self.feed.push(frame_text(frame), delay_s)
-        self.watch_clock(view["game"])
-        await self.deliver(events + opened)
-        if role == "spectator":
-            spectating.count_changed(self.game_id)
+        return view["game"], pending, opened
+
+    async def hello_take_back(self, joined: Joined | None) -> None:
+        """Undo a hello that failed before its welcome went out, as its `internal` answer
+        promises (PROTOCOL.md 4): the connection is as before it (it may say hello again), and
+        a join is undone, since its client never got the token (games.races.join_undo)."""
+        self.role = self.player_id = self.move_limit = None  # it never counted a move
+        self.welcome_seq = {}
+        bind_log_context(self.game_id, None)
+        self.count_as("none")
+        for group in list(self.groups_joined):
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+                self.groups_joined.remove(group)
+            except Exception:  # kept in groups_joined: the close discards it again
+                log.warning("could not leave %s after a failed hello", group, exc_info=True)
+        if self.presence_open:
+            try:
+                closed = await db(presence.connection_close)(channel=self.channel_name)
+                self.presence_open = False
+                await self.publish_committed(closed)
+            except Exception:  # still presence_open: the close forgets it again
+                log.warning("could not forget a failed hello's connection", exc_info=True)
+        if joined is not None:
+            await self.publish_committed(await join_take_back(joined, self.game_id))
+
+    def count_as(self, role: str) -> None:
+        """Count this socket under its role in SOCKETS (if it is counted at all)."""
+        if self.counted_as is not None:
+            SOCKETS.labels(role=self.counted_as).dec()
+            SOCKETS.labels(role=role).inc()
+            self.counted_as = role
 
     async def tell_moves_shared(self, channels: list[str]) -> None:
         """Tell the player's other connections to count its moves in the shared bucket."""
@@ -392,8 +437,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_event(self, event: dict[str, Any]) -> None:
         """A layer event: forward this connection's view of it, unless it caused the event."""
-        if event.get("origin") == self.channel_name:
-            return
+        if event.get("origin") == self.channel_name or self.role is None:
+            return  # (no role: a failed hello's group, not yet left)
         kind, payload = event["kind"], event["payload"]
         if kind == "move" and payload["seq"] <= self.welcome_seq.get(payload["player"], 0):
             return  # already in this connection's welcome (the page drops other repeats)

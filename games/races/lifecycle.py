@@ -96,6 +96,9 @@ class Joined:
     player: Player
     token: str
     events: list[Event]
+    # The game's flags before this join (a bot account's join turns them off): join_undo.
+    ranked_before: bool = False
+    rated_before: bool = False
 
 
 @transaction.atomic
@@ -144,6 +147,7 @@ def player_join(
             )
     except IntegrityError:
         raise ServiceError("name_taken", "that name is taken in this game") from None
+    ranked_before, rated_before = game.ranked, game.rated
     if bot and (game.ranked or game.rated):
         game.ranked = game.rated = False
         game.save(update_fields=["ranked", "rated"])
@@ -156,7 +160,7 @@ def player_join(
             "rated": game.rated,
         },
     )
-    return Joined(player=player, token=token, events=[joined])
+    return Joined(player, token, [joined], ranked_before, rated_before)
 
 
 def spectator_check(*, game_id: str, user: Any = None, session_key: str | None = None) -> None:
