@@ -7,26 +7,17 @@ Lock order, to stay free of deadlocks: player rows (by id) before the game row.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.accounts.selectors import account_kind
 from games.accounts.services import account_joins_as_bot, house_bot_account, name_is_claimed
-from games.boards.search import ng1_attempt_for
 from games.bots.levels import LEVELS
-from games.bots.models import BotSeat
 from games.edge.validation import GameSpec
-from games.engine import bbbv, generate_board, start_cell
-from games.engine.commitment import commitment
-from games.engine.noguess import board_seed
 from games.errors import ServiceError
 from games.events.event import Event, to_everyone
 from games.models import (
@@ -36,19 +27,23 @@ from games.models import (
     Player,
     PlayerStatus,
 )
-from games.names import name_clean, name_skeleton, names_clash
+from games.names import name_clean, names_clash
 from games.presence.services import absent_players, online_players, player_settle
 from games.races.clock import not_ready_in_time
 from games.races.deadlines import ready_deadline
 from games.races.extensions import berserk_allowed
 from games.races.finishing import finish_game_if_done, finish_player, finished_event
+from games.races.seating import (
+    bot_seat,
+    game_row,
+    hash_token,
+    joined_event,
+    lobby_settle,
+    player_row,
+    refuse_taken_name,
+    unranked_by_bot,
+)
 from games.races.vacancy import lobby_closed
-from games.timefmt import iso
-
-
-def hash_token(token: str) -> str:
-    """What is stored of a secret token (a resume token, a browser session's key)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def guest_name(*, name: Any) -> str:
@@ -68,27 +63,9 @@ def game_create(*, spec: GameSpec, user: Any = None, creator_address: str = "") 
     account's creating it (PROTOCOL.md 6.1: its games are never ranked). `creator_address`:
     the client address of a race made over the API (games.races.lobbies counts them)."""
     by_bot = user is not None and user.is_authenticated and account_kind(user=user).bot
-    seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
-    salt = secrets.token_hex(16)  # PROTOCOL.md 1.7: disclosed with the seed at the end
-    ng_attempt = None
-    if spec.no_guess and spec.mode == GameMode.RACE:  # a race's safe cell is known already
-        start = start_cell(spec.width, spec.height, seed)
-        ng_attempt = ng1_attempt_for(spec.width, spec.height, spec.mines, seed, start)
-    return Game.objects.create(
-        mode=spec.mode,
-        preset=spec.preset or "",
-        width=spec.width,
-        height=spec.height,
-        mines=spec.mines,
-        max_players=spec.max_players,
-        ranked=spec.preset is not None and spec.seed is None and not by_bot,
-        no_guess=spec.no_guess,
-        ng_attempt=ng_attempt,
-        seed=seed,
-        seed_salt=salt,
-        seed_commitment=commitment(seed, salt),
-        creator_address=creator_address[:64] if spec.mode == GameMode.RACE else "",
-    )
+    game = game_row(spec=spec, by_bot=by_bot, creator_address=creator_address)
+    game.save(force_insert=True)
+    return game
 
 
 @dataclass
@@ -128,39 +105,18 @@ def player_join(
         raise ServiceError("not_found", "this race closed: nobody was in it")
     if len(players) >= game.max_players:
         raise ServiceError("game_full", "the game is full; you may watch")
-    key = name_skeleton(name)
-    if any(p.name_key == key or names_clash(p.name, name) for p in players):
-        raise ServiceError("name_taken", "that name is taken in this game")
+    refuse_taken_name(players, name)
     bot = user is not None and account_joins_as_bot(user=user)  # game row, then account row
-    token = secrets.token_urlsafe(24)
+    player, token = player_row(game=game, name=name, user=user, bot=bot, session_key=session_key)
     try:
         with transaction.atomic():
-            player = Player.objects.create(
-                game=game,
-                name=name,
-                name_key=key,
-                token_hash=hash_token(token),
-                user=user,
-                bot=bot,
-                session_hash=hash_token(session_key) if session_key else "",
-                status=PlayerStatus.PLAYING if game.mode == GameMode.SOLO else PlayerStatus.JOINED,
-            )
+            player.save(force_insert=True)
     except IntegrityError:
         raise ServiceError("name_taken", "that name is taken in this game") from None
     ranked_before, rated_before = game.ranked, game.rated
-    if bot and (game.ranked or game.rated):
-        game.ranked = game.rated = False
+    if bot and unranked_by_bot(game):
         game.save(update_fields=["ranked", "rated"])
-    joined = to_everyone(
-        game,
-        "joined",
-        {
-            "player": {"id": player.id, "name": player.name, "bot": player.bot},
-            "ranked": game.ranked,
-            "rated": game.rated,
-        },
-    )
-    return Joined(player, token, [joined], ranked_before, rated_before)
+    return Joined(player, token, [joined_event(game, player)], ranked_before, rated_before)
 
 
 def spectator_check(*, game_id: str, user: Any = None, session_key: str | None = None) -> None:
@@ -248,29 +204,11 @@ def player_ready(*, player_id: str) -> list[Event]:
 
 
 def _lobby_settled(game: Game, players: list[Player]) -> list[Event]:
-    """After a ready or a leave: all ready (two or more) begins the countdown; two or more
-    ready beside some not ready starts the ready timeout (PROTOCOL.md 2.1)."""
-    ready = sum(1 for p in players if p.status == PlayerStatus.READY)
-    if len(players) >= 2 and ready == len(players):
-        return [_begin_countdown(game)]
-    waiting = ready >= 2
-    if waiting != (game.ready_since is not None):
-        game.ready_since = timezone.now() if waiting else None
-        game.save(update_fields=["ready_since"])
-    return []
-
-
-def _begin_countdown(game: Game) -> Event:
-    """Fix the board around the start cell derived from the seed and announce both."""
-    start = start_cell(game.width, game.height, game.seed)
-    seed = board_seed(game.seed, game.ng_attempt)
-    board = generate_board(game.width, game.height, game.mines, seed, start)
-    game.safe_x, game.safe_y = start
-    game.bbbv = bbbv(board)
-    game.status = GameStatus.COUNTDOWN
-    game.starts_at = timezone.now() + timedelta(milliseconds=settings.MINERACE["COUNTDOWN_MS"])
-    game.save(update_fields=["safe_x", "safe_y", "bbbv", "status", "starts_at"])
-    return to_everyone(game, "countdown", {"starts_at": iso(game.starts_at), "start": list(start)})
+    """After a ready or a leave, the lobby's rule (seating.lobby_settle), saved."""
+    changed, events = lobby_settle(game, players, timezone.now())
+    if changed:
+        game.save(update_fields=changed)
+    return events
 
 
 @transaction.atomic
@@ -368,8 +306,9 @@ def bot_join(*, game: Game, level: str) -> Player:
     It plays under its level's bot account, so the race is neither ranked nor rated."""
     account = house_bot_account(level=level, name=LEVELS[level].name)
     joined = player_join(game_id=game.id, name=None, user=account)
+    seat = bot_seat(joined.player, level)
     Player.objects.filter(pk=joined.player.pk).update(is_bot=True)
-    BotSeat.objects.create(player=joined.player, game_id=game.id, level=level)
+    seat.save(force_insert=True)
     player_ready(player_id=joined.player.id)
     return joined.player
 

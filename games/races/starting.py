@@ -3,8 +3,9 @@ rated unless a bot takes part, every player ready, the countdown begun (PROTOCOL
 
 The end state is what creating the game, joining each entrant, seating the bot and making
 everyone ready one after another would leave (lifecycle's game_create, player_join, bot_join,
-player_ready), but written with one statement per table for all the races together: an arena
-of 1,000 players starts 500 races in a pass, and one transaction per race (about ten
+player_ready), built by the same rules (games.races.seating: the rows, the names, the events,
+what each ready settles) but written with one statement per table for all the races together:
+an arena of 1,000 players starts 500 races in a pass, and one transaction per race (about ten
 statements each) made only ~11 a second (docs/benchmarks.md 12). Nobody else can see these
 games before the caller's transaction commits, so no lobby lock is needed; the accounts' rows
 are locked as a join locks them (an upgrade to a bot account waits for the join).
@@ -12,31 +13,34 @@ are locked as a join locks them (an upgrade to a bot account waits for the join)
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games.accounts.services import accounts_join_as_bots, house_bot_account
-from games.boards.search import ng1_attempt_for
 from games.bots.levels import LEVELS
 from games.bots.models import BotSeat
-from games.engine import bbbv, generate_board, start_cell
-from games.engine.commitment import commitment
-from games.engine.noguess import board_seed
+from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
-from games.events.event import to_everyone
-from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
-from games.names import NAME_MAX_CHARS, name_skeleton, names_clash
+from games.models import Game, GameMode, Player, PlayerStatus
+from games.names import NAME_MAX_CHARS
 from games.presence.models import PlayerPresence
 from games.presence.selectors import presence_view
 from games.races import serializers
-from games.races.lifecycle import Joined, guest_name, hash_token
+from games.races.lifecycle import Joined, guest_name
+from games.races.seating import (
+    bot_seat,
+    game_row,
+    joined_event,
+    lobby_settle,
+    player_row,
+    refuse_taken_name,
+    unranked_by_bot,
+)
 
 GUEST_SUFFIXES = ("", *(f" {k}" for k in range(2, 10)))
 
@@ -70,8 +74,7 @@ class _Race:
     game: Game
     players: list[Player] = field(default_factory=list)
     seats: list[Joined] = field(default_factory=list)
-    bot_player: Player | None = None
-    bot_level: str = ""
+    bot_seat: BotSeat | None = None
 
 
 @transaction.atomic
@@ -87,14 +90,23 @@ def races_start(
             for level in {lineup.bot for lineup in lineups if lineup.bot is not None}}  # fmt: skip
     user_ids = [e.user.pk for lineup in lineups for e in lineup.entrants if e.user is not None]
     bot_accounts = accounts_join_as_bots(user_ids=[*user_ids, *(u.pk for u in bots.values())])
-    countdown_ends = timezone.now() + timedelta(milliseconds=settings.MINERACE["COUNTDOWN_MS"])
+    clock = timezone.now()  # one countdown for the lot, whenever its pairs were drawn
     races: list[_Race | ServiceError] = []
     for lineup in lineups:
-        game = _game(preset, width, height, mines, no_guess, lineup, countdown_ends, now)
+        spec = GameSpec(
+            mode=GameMode.RACE, preset=preset, width=width, height=height, mines=mines,
+            max_players=len(lineup.entrants) + (lineup.bot is not None), seed=None,
+            no_guess=no_guess,
+        )  # fmt: skip
+        game = game_row(spec=spec)
+        game.rated = lineup.bot is None
         try:
-            races.append(_seat(game, lineup, bots.get(lineup.bot or ""), bot_accounts))
+            race = _seat(game, lineup, bots.get(lineup.bot or ""), bot_accounts)
         except ServiceError as refused:
             races.append(refused)
+            continue
+        _all_ready(race, clock)
+        races.append(race)
     made = [race for race in races if isinstance(race, _Race)]
     Game.objects.bulk_create([race.game for race in made])
     Player.objects.bulk_create([p for race in made for p in race.players])
@@ -102,38 +114,8 @@ def races_start(
         [PlayerPresence(player=seat.player, game_id=race.game.id, online=False, since=now)
          for race in made for seat in race.seats]
     )  # fmt: skip
-    BotSeat.objects.bulk_create(
-        [BotSeat(player=race.bot_player, game_id=race.game.id, level=race.bot_level)
-         for race in made if race.bot_player is not None]
-    )  # fmt: skip
+    BotSeat.objects.bulk_create([race.bot_seat for race in made if race.bot_seat is not None])
     return [race if isinstance(race, ServiceError) else _started(race, now) for race in races]
-
-
-def _game(
-    preset: str,
-    width: int,
-    height: int,
-    mines: int,
-    no_guess: bool,
-    lineup: Lineup,
-    countdown_ends: datetime,
-    now: datetime,
-) -> Game:
-    """game_create's row, already counting down (lifecycle's _begin_countdown): the board fixed
-    around the start cell derived from the seed. Two ready beside a third not yet ready set the
-    ready timeout on the way, as the readies one by one do."""
-    seed, salt = secrets.token_hex(16), secrets.token_hex(16)
-    start = start_cell(width, height, seed)
-    attempt = ng1_attempt_for(width, height, mines, seed, start) if no_guess else None
-    board = generate_board(width, height, mines, board_seed(seed, attempt), start)
-    seats = len(lineup.entrants) + (lineup.bot is not None)
-    return Game(
-        mode=GameMode.RACE, preset=preset, width=width, height=height, mines=mines,
-        max_players=seats, ranked=True, rated=lineup.bot is None, no_guess=no_guess,
-        ng_attempt=attempt, seed=seed, seed_salt=salt, seed_commitment=commitment(seed, salt),
-        status=GameStatus.COUNTDOWN, safe_x=start[0], safe_y=start[1], bbbv=bbbv(board),
-        starts_at=countdown_ends, ready_since=now if seats >= 3 else None,
-    )  # fmt: skip
 
 
 def _seat(game: Game, lineup: Lineup, bot_user: Any, bot_accounts: set[int]) -> _Race:
@@ -142,31 +124,34 @@ def _seat(game: Game, lineup: Lineup, bot_user: Any, bot_accounts: set[int]) -> 
     race = _Race(game)
     for entrant in lineup.entrants:
         player, token = _player(race, entrant, bot_accounts)
-        race.seats.append(Joined(player=player, token=token, events=[_joined(game, player)]))
+        race.seats.append(Joined(player=player, token=token, events=[joined_event(game, player)]))
     if bot_user is not None:
-        race.bot_player, _ = _player(race, Entrant(bot_user.get_username(), bot_user), bot_accounts)
-        race.bot_player.is_bot = True
-        race.bot_level = lineup.bot or ""
+        player, _ = _player(race, Entrant(bot_user.get_username(), bot_user), bot_accounts)
+        race.bot_seat = bot_seat(player, lineup.bot or "")
     return race
 
 
 def _player(race: _Race, entrant: Entrant, bot_accounts: set[int]) -> tuple[Player, str]:
     if entrant.user is not None:
         name = entrant.user.get_username()
-        if _clashes(race.players, name):
-            raise ServiceError("name_taken", "that name is taken in this game")
+        refuse_taken_name(race.players, name)
     else:
         name = _guest_seat_name(race.players, entrant.name)
     bot = entrant.user is not None and entrant.user.pk in bot_accounts
-    if bot:  # a bot account's player: the race is neither ranked nor rated (PROTOCOL.md 6.1)
-        race.game.ranked = race.game.rated = False
-    token = secrets.token_urlsafe(24)
-    player = Player(
-        game=race.game, name=name, name_key=name_skeleton(name), token_hash=hash_token(token),
-        user=entrant.user, bot=bot, status=PlayerStatus.READY,
-    )  # fmt: skip
+    if bot:
+        unranked_by_bot(race.game)
+    player, token = player_row(game=race.game, name=name, user=entrant.user, bot=bot)
     race.players.append(player)
     return player, token
+
+
+def _all_ready(race: _Race, now: datetime) -> None:
+    """Each ready in turn, as the one-by-one way makes them: the bot's at its seating, then
+    the entrants' in seat order; the last one begins the countdown."""
+    bot = [race.bot_seat.player] if race.bot_seat is not None else []
+    for player in [*bot, *(seat.player for seat in race.seats)]:
+        player.status = PlayerStatus.READY
+        lobby_settle(race.game, race.players, now)
 
 
 def _guest_seat_name(seated: list[Player], wanted: str) -> str:
@@ -175,30 +160,13 @@ def _guest_seat_name(seated: list[Player], wanted: str) -> str:
         name = wanted[: NAME_MAX_CHARS - len(suffix)].rstrip() + suffix
         try:
             name = guest_name(name=name)
+            refuse_taken_name(seated, name)
         except ServiceError as exc:
             if exc.code != "name_taken":
                 raise
             continue
-        if not _clashes(seated, name):
-            return name
+        return name
     raise ServiceError("internal", "no free name for a matched guest")
-
-
-def _clashes(seated: list[Player], name: str) -> bool:
-    key = name_skeleton(name)
-    return any(p.name_key == key or names_clash(p.name, name) for p in seated)
-
-
-def _joined(game: Game, player: Player) -> Any:
-    return to_everyone(
-        game,
-        "joined",
-        {
-            "player": {"id": player.id, "name": player.name, "bot": player.bot},
-            "ranked": game.ranked,
-            "rated": game.rated,
-        },
-    )
 
 
 def _started(race: _Race, now: datetime) -> Started:

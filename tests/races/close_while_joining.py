@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.edge.validation import game_spec
 from games.models import Game, Player
-from games.races import lifecycle, lobbies
+from games.races import lifecycle, lobbies, seating
 from tests.support.on_postgres import WAITING_FOR_A_LOCK, assert_on_postgres, in_thread
 from tests.support.waiting import wait_until
 
@@ -35,7 +35,7 @@ def test_a_join_that_commits_while_the_close_waits_keeps_its_lobby(monkeypatch):
     game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
     Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(hours=1))
     inside, go_on = threading.Event(), threading.Event()
-    announce = lifecycle.to_everyone
+    announce = seating.to_everyone  # the join's `joined` event is built there
 
     def held_open(*args, **kwargs):
         """The join waits here: its player written, not committed."""
@@ -44,7 +44,7 @@ def test_a_join_that_commits_while_the_close_waits_keeps_its_lobby(monkeypatch):
         return announce(*args, **kwargs)
 
     monkeypatch.setattr(lifecycle, "lobby_closed", lambda *args: False)  # it checked in time
-    monkeypatch.setattr(lifecycle, "to_everyone", held_open)
+    monkeypatch.setattr(seating, "to_everyone", held_open)
     results: list = []
     errors: list = []
     join = in_thread(lambda: lifecycle.player_join(game_id=game.id, name="ann"), results, errors)

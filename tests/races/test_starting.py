@@ -1,7 +1,9 @@
 """Races made many at once (games.races.starting) leave what the one-by-one way leaves:
 lifecycle's game_create, each entrant's player_join, its presence row, the bot's seat, then
 every player_ready (the last one beginning the countdown), as quick match's race_start did
-before. Compared row by row and field by field, with the same secrets drawn on both sides."""
+before. Compared row by row and field by field, with the same secrets drawn on both sides.
+Both build their rows by games.races.seating's rules; what this checks is how starting puts
+them together (the readies in order, the bulk writes, the state built from rows in hand)."""
 
 from __future__ import annotations
 
