@@ -206,7 +206,10 @@ def move_commit(
     retries), and everything runs inside it. Without one (PostgreSQL's first try), a common
     move is its one statement in autocommit, and a move that needs more opens its own."""
     if not in_transaction:
-        statement = one_statement(result, key) if connection.vendor == "postgresql" else None
+        # The caller's choice (games.moves.service: PostgreSQL's first try); WRITE_MOVE's
+        # data-modifying WITH is PostgreSQL's only.
+        assert connection.vendor == "postgresql", "in_transaction=False is for PostgreSQL"
+        statement = one_statement(result, key)
         if statement is not None:
             with connection.cursor() as cursor:
                 cursor.execute(*statement)

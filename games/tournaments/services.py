@@ -50,15 +50,6 @@ class Paired:
     frame: dict[str, Any]
 
 
-def _writer_first() -> None:
-    """On SQLite, take the writer's lock at the start of this transaction. A transaction that
-    reads and then writes there fails at once ("database is locked", no waiting) when another
-    one wrote in between, as a worker's pass and a join do; PostgreSQL needs nothing."""
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("UPDATE tournaments_tournament SET id = id WHERE 0")
-
-
 def _account_may_play(user: Any) -> None:
     """Tournaments are for people's accounts in good standing (PROTOCOL.md 6.1, 6.4)."""
     if user is None or not user.is_authenticated:
@@ -81,7 +72,6 @@ def tournament_create(
     private: bool,
 ) -> Tournament:
     """An account's own arena (the edge checked each field); at most 3 upcoming per account."""
-    _writer_first()
     _account_may_play(user)
     upcoming = Tournament.objects.filter(creator=user, starts_at__gt=timezone.now())
     if upcoming.count() >= MAX_UPCOMING_PER_ACCOUNT:
@@ -97,7 +87,6 @@ def tournament_create(
 @transaction.atomic
 def tournament_join(*, tournament_id: str, user: Any) -> dict[str, Any]:
     """Join (or come back after a withdrawal, with the points it had): its standing row."""
-    _writer_first()
     _account_may_play(user)
     tournament = selectors.tournament_get(tournament_id)
     now = timezone.now()
@@ -125,7 +114,6 @@ def tournament_withdraw(*, tournament_id: str, user: Any) -> dict[str, Any]:
     """No more pairings until it joins again; its points stay."""
     if user is None or not user.is_authenticated:
         raise ServiceError("not_logged_in", "log in to play in tournaments")
-    _writer_first()
     tournament = selectors.tournament_get(tournament_id)
     if timezone.now() >= tournament.ends_at:
         raise ServiceError("finished", "the tournament is over")
@@ -154,13 +142,7 @@ def waiter_open(*, channel: str, tournament_id: str, user: Any, address: str = "
     not withdrawn, and is in no race of the tournament)."""
     if user is None or not user.is_authenticated:
         return
-    with transaction.atomic():
-        _writer_first()
-        _waiter_write(channel, tournament_id, user, address)
-
-
-def _waiter_write(channel: str, tournament_id: str, user: Any, address: str) -> None:
-    Waiter.objects.update_or_create(
+    Waiter.objects.update_or_create(  # in a transaction of its own
         channel=channel,
         defaults={
             "worker": WORKER, "tournament_id": tournament_id, "user": user,
@@ -230,7 +212,6 @@ def pair_races(
     and the entries marked busy with them. Nobody is put in two races; a worker killed in the
     middle has its transaction rolled back, and the next pass pairs them."""
     with transaction.atomic():
-        _writer_first()
         now = timezone.now()
         tournament = Tournament.objects.filter(
             pk=tournament_id, starts_at__lte=now, ends_at__gt=now

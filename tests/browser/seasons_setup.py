@@ -53,19 +53,7 @@ def ladder(tag: str, me_name: str) -> None:
     ladder_buckets_rebuild(season=season)  # rows written past the services
 
 
-def writer_first() -> None:
-    """On the server's SQLite file, begin each transaction as its writer (BEGIN IMMEDIATE): a
-    read-then-write transaction that waits for the server's writes, instead of failing at once
-    with "database is locked" when the server wrote in between (it did, in a full run)."""
-    from django.conf import settings
-
-    default = settings.DATABASES["default"]
-    if default["ENGINE"] == "django.db.backends.sqlite3":
-        default.setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
-
-
 if __name__ == "__main__":
-    writer_first()
     django.setup()
     command, *args = sys.argv[1:]
     {"ladder": ladder}[command](*args)

@@ -82,6 +82,12 @@ async def race_with_twin(a, b) -> tuple[str, WsClient, dict, WsClient, WsClient]
     return game_id, alice, welcome, bob, twin
 
 
+def outbox_rows(postgres_url: str) -> int:
+    """Events waiting in the outbox (refused by the layer, kept for delivery)."""
+    with psycopg.connect(postgres_url) as conn:
+        return conn.execute("SELECT count(*) FROM games_outboxevent").fetchone()[0]
+
+
 def player_log(postgres_url: str, player_id: str) -> list[tuple]:
     """A player's logged moves in order: (seq, action, x, y, created_at)."""
     with psycopg.connect(postgres_url) as conn:

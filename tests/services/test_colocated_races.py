@@ -7,25 +7,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-import psycopg
 import pytest
 from redis import asyncio as aioredis
 
 from tests.services.conftest import make_cluster
-from tests.services.racing import create_race, join, ready_and_start, resume, watch
-from tests.support.servers import RedisServer
+from tests.services.racing import create_race, join, outbox_rows, ready_and_start, resume, watch
 
 pytestmark = pytest.mark.services
 
 MACHINE_REDIS = "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture(scope="module")
-def pair(postgres, tmp_path_factory):
-    """Two workers on the machine's Redis, with a prefix of their own."""
-    cluster = make_cluster(postgres, MACHINE_REDIS, tmp_path_factory.mktemp("coloc"))
-    yield cluster
-    cluster.stop()
 
 
 class Publishes:
@@ -68,15 +58,15 @@ def seqs_of(client, kind: str, player: str) -> list[int]:
     return [f["seq"] for f in client.of_type(kind) if f["player"] == player]
 
 
-async def test_a_race_on_one_worker_gets_every_move_without_redis(pair):
-    a, _ = pair.workers
+async def test_a_race_on_one_worker_gets_every_move_without_redis(cluster):
+    a, _ = cluster.workers
     game_id = create_race(a.url)
     alice, wa = await join(a.ws_url, game_id, "alice")
     bob, wb = await join(a.ws_url, game_id, "bob")
     watchers = [(await watch(a.ws_url, game_id))[0] for _ in range(2)]
     await ready_and_start([alice, bob], watchers)
 
-    async with Publishes(MACHINE_REDIS, pair.env["REDIS_PREFIX"], game_id) as redis:
+    async with Publishes(MACHINE_REDIS, cluster.env["REDIS_PREFIX"], game_id) as redis:
         for n in range(15):
             for client in (alice, bob):
                 answer = await client.request({"type": "flag", "x": n, "y": 0})
@@ -97,11 +87,11 @@ async def test_a_race_on_one_worker_gets_every_move_without_redis(pair):
         await client.close()
 
 
-async def test_a_spectator_joining_on_another_worker_misses_no_move_after_its_welcome(pair):
+async def test_a_spectator_joining_on_another_worker_misses_no_move_after_its_welcome(cluster):
     """Alice flags on worker a without pause; a spectator comes to worker b again and again
     (each time the first of the game there: a fresh rendezvous) and sees every move after
     its welcome, in order, with no gap."""
-    a, b = pair.workers
+    a, b = cluster.workers
     game_id = create_race(a.url)
     alice, wa = await join(a.ws_url, game_id, "alice")
     bob, _ = await join(a.ws_url, game_id, "bob")
@@ -118,7 +108,7 @@ async def test_a_spectator_joining_on_another_worker_misses_no_move_after_its_we
         return moves
 
     mover = asyncio.ensure_future(flag_on())
-    redis = Publishes(MACHINE_REDIS, pair.env["REDIS_PREFIX"], game_id)
+    redis = Publishes(MACHINE_REDIS, cluster.env["REDIS_PREFIX"], game_id)
     try:
         await redis.__aenter__()
         for _ in range(25):
@@ -180,16 +170,10 @@ async def test_after_a_kill_9_the_race_goes_on_where_its_sockets_land(postgres, 
         cluster.stop()
 
 
-def outbox_rows(postgres_url: str) -> int:
-    with psycopg.connect(postgres_url) as conn:
-        return conn.execute("SELECT count(*) FROM games_outboxevent").fetchone()[0]
-
-
-async def test_with_redis_down_a_race_on_one_worker_goes_on(postgres, tmp_path, needs_services):
+async def test_with_redis_down_a_race_on_one_worker_goes_on(postgres, private_redis, tmp_path):
     """Redis stops: the race whose sockets are all on worker a still hears every move, and
     nothing waits in the outbox (nothing had to cross workers)."""
-    redis = RedisServer(tmp_path).start()
-    cluster = make_cluster(postgres, redis.url, tmp_path)
+    cluster = make_cluster(postgres, private_redis.url, tmp_path)
     try:
         a, _ = cluster.workers
         game_id = create_race(a.url)
@@ -199,7 +183,7 @@ async def test_with_redis_down_a_race_on_one_worker_goes_on(postgres, tmp_path, 
         await ready_and_start([alice, bob], [watcher])
         before = outbox_rows(postgres.url)
 
-        redis.stop()
+        private_redis.stop()
         for n in range(5):
             answer = await alice.request({"type": "flag", "x": n, "y": 2})
             assert answer["type"] == "cells", answer
@@ -210,4 +194,3 @@ async def test_with_redis_down_a_race_on_one_worker_goes_on(postgres, tmp_path, 
             await client.close()
     finally:
         cluster.stop()
-        redis.stop()

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import asyncio
 
-import psycopg
 import pytest
 
 from tests.services.conftest import make_cluster
-from tests.services.racing import create_race, http_json, join, ready_and_start, resume, watch
-from tests.support.servers import RedisServer
+from tests.services.racing import (
+    create_race,
+    http_json,
+    join,
+    outbox_rows,
+    ready_and_start,
+    resume,
+    watch,
+)
 from tests.support.waiting import async_wait_until
 
 pytestmark = pytest.mark.services
-
-
-@pytest.fixture
-def private_redis(needs_services, tmp_path):
-    server = RedisServer(tmp_path).start()
-    yield server
-    server.stop()
 
 
 async def reconnecting(client, make):
@@ -81,11 +80,6 @@ async def test_redis_restart_mid_race(postgres, private_redis, tmp_path):
             await client.close()
     finally:
         cluster.stop()
-
-
-def outbox_rows(postgres_url: str) -> int:
-    with psycopg.connect(postgres_url) as conn:
-        return conn.execute("SELECT count(*) FROM games_outboxevent").fetchone()[0]
 
 
 async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(

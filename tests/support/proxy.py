@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.support.servers import REPO_ROOT, free_port, port_open, stop_process
+from tests.support.servers import REPO_ROOT, fail_if_exited, free_port, port_open, stop_process
 from tests.support.waiting import wait_until
 
 SITE_CONFIG = REPO_ROOT / "deploy" / "nginx" / "minerace.conf"
@@ -133,9 +133,7 @@ class Nginx:
         return self
 
     def answers(self) -> bool:
-        assert self.process is not None
-        if self.process.poll() is not None:
-            raise RuntimeError(f"nginx exited {self.process.returncode}:\n{self.log_text()}")
+        fail_if_exited("nginx", self.process, self.log_text)
         return port_open("127.0.0.1", self.port)
 
     def pids(self) -> list[int]:

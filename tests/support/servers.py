@@ -19,7 +19,7 @@ import tempfile
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +58,17 @@ def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def fail_if_exited(
+    name: str, process: subprocess.Popen | None, log_text: Callable[[], str] | None = None
+) -> None:
+    """Raise RuntimeError, with the server's log if it keeps one, once its process has ended:
+    a wait for a server that died fails at once and says why, not at its timeout."""
+    assert process is not None
+    if process.poll() is not None:
+        log = "" if log_text is None else f":\n{log_text()}"
+        raise RuntimeError(f"{name} exited {process.returncode}{log}")
 
 
 @dataclass
@@ -114,9 +125,7 @@ class Daphne:
 
     def answers(self) -> bool:
         """Whether the worker answers its health path (an error if it has exited)."""
-        assert self.process is not None
-        if self.process.poll() is not None:
-            raise RuntimeError(f"daphne exited {self.process.returncode}:\n{self.log_text()}")
+        fail_if_exited("daphne", self.process, self.log_text)
         with urllib.request.urlopen(self.url + self.health_path, timeout=1):
             return True
 
@@ -220,9 +229,7 @@ class RedisServer:
 
     def answers(self) -> bool:
         """Whether the server takes connections (an error if it has exited)."""
-        assert self.process is not None
-        if self.process.poll() is not None:
-            raise RuntimeError(f"redis-server exited {self.process.returncode}")
+        fail_if_exited("redis-server", self.process)
         return port_open("127.0.0.1", self.port)
 
     def stop(self) -> None:
