@@ -16,6 +16,7 @@ from django.conf import settings
 
 from games.edge.frames import check_frame, frame_id, frame_text, frame_too_long, load_frame
 from games.edge.socket_limits import admit_socket, check_hello_rate, client_address_of
+from games.edge.socket_turns import FramesRunToTheEnd
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.limits import sockets
@@ -81,8 +82,9 @@ def _all_counts() -> dict[tuple[str, bool], int]:
     return {(p, ng): counts.get((p, ng), 0) for p in PRESETS for ng in (False, True)}
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
-    """One seeker's connection."""
+class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
+    """One seeker's connection; a cancelled application still leaves the queue
+    (games.edge.socket_turns): else its worker would keep its seek alive for others to pair."""
 
     async def connect(self) -> None:
         self.seek: dict[str, Any] | None = None
@@ -115,6 +117,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.seek = None
             await db(services.seek_cancel)(channel=self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def release_when_cancelled(self) -> None:
+        if hasattr(self, "seek"):  # else cancelled before connect() began
+            await self.disconnect(1006)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closed:

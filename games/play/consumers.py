@@ -26,6 +26,7 @@ from games.edge.frames import (
     load_frame,
 )
 from games.edge.socket_limits import MoveLimit, admit_socket, check_hello_rate, client_address_of
+from games.edge.socket_turns import FramesRunToTheEnd
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import delivery, groups
@@ -92,8 +93,9 @@ def _id_of(text: str) -> int | None:
         return None
 
 
-class GameConsumer(AsyncWebsocketConsumer):
-    """One WebSocket connection to one game, as a player or a spectator."""
+class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
+    """One WebSocket connection to one game, as a player or a spectator. What a frame commits
+    is told even if Daphne cancels the application half-way (games.edge.socket_turns)."""
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
@@ -130,7 +132,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         ensure_season_pass()
         ensure_bots()
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
+    async def dispatch_now(self, message: dict[str, Any]) -> None:
         """Run the handler of an ASGI or layer message, without Channels' per-message
         close_old_connections(): that is a hop to the shared sync thread for every frame and
         every layer event (most of a worker's time under load, docs/benchmarks.md), and our
@@ -143,6 +145,10 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.clean_up()
+
+    async def release_when_cancelled(self) -> None:
+        if hasattr(self, "cleaned_up"):  # else cancelled before connect() began
+            await self.clean_up()
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         """Close from the server's side: frames already buffered are ignored from now on, and

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from games.edge.frames import CLOSE_FRAME_BYTES, check_frame, frame_id, frame_text, load_frame
 from games.edge.socket_limits import admit_socket, client_address_of
+from games.edge.socket_turns import FramesRunToTheEnd
 from games.errors import ServiceError
 from games.limits import sockets
 from games.limits.buckets import Bucket
@@ -207,8 +208,10 @@ async def catch_up(tournament_id: str, only: TournamentConsumer | None = None) -
             await consumer.send_frame({"type": "finished", "podium": podium})
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
-    """One connection to one tournament: a player waiting for races, or anyone watching."""
+class TournamentConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
+    """One connection to one tournament: a player waiting for races, or anyone watching. A
+    cancelled application still stops waiting (games.edge.socket_turns): else its worker would
+    keep its waiter alive, and pair it."""
 
     async def connect(self) -> None:
         self.tournament_id: str = self.scope["url_route"]["kwargs"]["tournament_id"]
@@ -235,6 +238,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         _here.pop(self.channel_name, None)
         if self.said_hello:
             await db(services.waiter_close)(channel=self.channel_name)
+
+    async def release_when_cancelled(self) -> None:
+        if hasattr(self, "said_hello"):  # else cancelled before connect() began
+            await self.disconnect(1006)
 
     def user(self) -> Any:
         user = self.scope.get("user")

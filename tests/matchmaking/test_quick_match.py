@@ -1,5 +1,7 @@
 """Quick match on /ws/match/ (PROTOCOL.md 5): seek, cancel, matched, and the race it makes."""
 
+import asyncio
+import threading
 from datetime import datetime, timedelta
 
 import pytest
@@ -8,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from config.asgi import application
+from games.matchmaking import consumers, services
 from games.matchmaking.models import Seeker
 from games.matchmaking.pairing import Candidate, pairs
 from games.models import Game
@@ -258,3 +261,45 @@ def test_a_seeks_own_connection_confirms_it_once_it_is_old_enough(settings):
     for channel in ("s0", "s1"):
         services.seek_confirm(channel=channel)  # its consumer, MATCH_CONFIRM_S after the seek
     assert [sorted(group) for group, _ in services.match_plan()] == [ids]
+
+
+async def test_a_pass_cut_off_by_a_cancelled_socket_still_tells_the_race(settings, monkeypatch):
+    """The pass a seek runs makes races for others too: Daphne cancelling that seeker's
+    application (10 s after its client left) must not leave a race made and untold."""
+    settings.MINERACE = {**settings.MINERACE, "MATCH_CONFIRM_S": 0}
+    monkeypatch.setattr(consumers, "PASS_INTERVAL_S", 0)  # no worker pass: only the seeks'
+    in_step, release = threading.Event(), threading.Event()
+    race_group = services.race_group
+
+    def slow_race_group(**kwargs):
+        in_step.set()
+        release.wait(5)  # the database slow to answer: the commit comes after the cancel
+        return race_group(**kwargs)
+
+    monkeypatch.setattr(services, "race_group", slow_race_group)
+    alice = await Seeking().connect()
+    await alice.request({"type": "seek", "preset": "beginner", "no_guess": False, "name": "alice"})
+    await asyncio.sleep(0.2)  # alice's own passes are over: bob's seek is the one that pairs
+    bob = await Seeking().connect()
+    await bob.ws.send_json_to({"type": "seek", "preset": "beginner", "no_guess": False,
+                               "name": "bob", "id": 1})  # fmt: skip
+    await asyncio.to_thread(in_step.wait, 5)
+    bob.ws.future.cancel()  # as Daphne does to an application that outlives its client
+    release.set()
+    frame = await alice.recv()
+    while frame["type"] == "seeking":
+        frame = await alice.recv()
+    assert frame["type"] == "matched", frame
+    assert {p["name"] for p in frame["game"]["players"]} == {"alice", "bob"}
+
+
+async def test_a_cancelled_socket_leaves_the_queue():
+    """Daphne cancels an application still busy 10 s after its client left: its disconnect is
+    never handled, and its worker would renew the seek for ever, for others to be paired with."""
+    alice = await Seeking().connect()
+    await alice.request({"type": "seek", "preset": "beginner", "no_guess": False, "name": "alice"})
+    assert await database_sync_to_async(Seeker.objects.count)() == 1
+    alice.ws.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await alice.ws.future
+    assert not await database_sync_to_async(Seeker.objects.exists)()

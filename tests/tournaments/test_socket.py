@@ -1,6 +1,7 @@
 """/ws/tournaments/<id>/ (PROTOCOL.md 7): welcome, paired on the tournament connection, berserk
 on the race's socket, standings after a race, finished at the end."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from django.utils import timezone
 
 from config.asgi import application
 from games.tournaments import services
-from games.tournaments.models import Entry, Tournament
+from games.tournaments.models import Entry, Tournament, Waiter
 from tests.play.helpers import ORIGIN, Client
 from tests.tournaments.arena import account, arena
 
@@ -141,3 +142,17 @@ async def test_the_end_sends_finished_with_the_podium_and_pairs_nobody():
     row = await database_sync_to_async(Tournament.objects.get)(pk=tournament.pk)
     assert row.finished_at is not None
     await ann.ws.disconnect()
+
+
+async def test_a_cancelled_socket_stops_waiting():
+    """Daphne cancels an application still busy 10 s after its client left: its disconnect is
+    never handled, and its worker would renew the waiter for ever (and pair it)."""
+    tournament = await database_sync_to_async(arena)()
+    cookie = await database_sync_to_async(joined_cookie)(tournament.id, "ann")
+    ann = await Watching(tournament.id, cookie).connect()
+    await ann.request({"type": "hello"})
+    assert await database_sync_to_async(Waiter.objects.count)() == 1
+    ann.ws.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await ann.ws.future
+    assert await database_sync_to_async(Waiter.objects.count)() == 0
