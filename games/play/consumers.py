@@ -297,6 +297,9 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         if self.move_limit is not None:
             self.move_limit.shared = bool(others)
             await self.tell_moves_shared(others)
+        # The page sets its clock by `now` when the welcome arrives: stamped as it leaves, not
+        # before the database calls above, or under load every deadline it shows runs late.
+        welcome["now"] = iso(timezone.now())
         await self.send_event("welcome", welcome, re)
         return view["game"], pending, opened
 

@@ -123,7 +123,9 @@ def test_the_ready_timeout_runs_in_the_waiting_room(open_page, base_url):
     )
     clock = alice.locator("#ready-timeout .ready-clock")
     first = int(clock.get_attribute("data-seconds"))
-    assert 0 < first <= READY_TIMEOUT_S
+    # Rounded up, by a clock the page set from the server's `now` on a frame's arrival: a
+    # frame's way there makes it show up to a second more (seen under CI's load).
+    assert 0 < first <= READY_TIMEOUT_S + 1
     expect(clock).not_to_have_attribute("data-seconds", str(first), timeout=3000)
     shoot(carol, "lobby-ready-timeout.png")
 
