@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client as HttpClient
 
@@ -42,6 +43,17 @@ def error_of(answer) -> tuple[int, str, str | None]:
 
 def session_of(http: HttpClient) -> str:
     return http.cookies["sessionid"].value
+
+
+async def signed_up_session(username: str) -> str:
+    """Sign up over HTTP from a test's event loop; the new account's session cookie."""
+
+    def signed_up() -> str:
+        http = HttpClient()
+        sign_up(http, username)
+        return session_of(http)
+
+    return await database_sync_to_async(signed_up)()
 
 
 def with_cookie(session: str) -> list[tuple[bytes, bytes]]:

@@ -17,6 +17,7 @@ from tests.accounts.support import (
     error_of,
     session_of,
     sign_up,
+    signed_up_session,
     socket_as,
 )
 from tests.play.helpers import create_game
@@ -246,12 +247,7 @@ async def test_the_session_cookie_plays_as_its_account():
     """A program signs up over HTTP, then says hello with no name: it plays as its account,
     and its name is refused to guests from then on."""
 
-    def signed_up() -> str:
-        http = HttpClient()
-        sign_up(http, "Deepmine")
-        return session_of(http)
-
-    session = await database_sync_to_async(signed_up)()
+    session = await signed_up_session("Deepmine")
     game_id = await create_game(preset="beginner")
     program = await socket_as(game_id, session)
     welcome = await program.request({"type": "hello", "role": "player"})

@@ -1,7 +1,6 @@
 """Quick match on /ws/match/ (PROTOCOL.md 5): seek, cancel, matched, and the race it makes."""
 
 import asyncio
-import threading
 from datetime import datetime, timedelta
 
 import pytest
@@ -16,6 +15,7 @@ from games.matchmaking.pairing import Candidate, pairs
 from games.models import Game
 from games.presence.models import PlayerPresence
 from tests.play.helpers import ORIGIN, Client
+from tests.support.held_step import HeldStep
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -268,24 +268,16 @@ async def test_a_pass_cut_off_by_a_cancelled_socket_still_tells_the_race(setting
     application (10 s after its client left) must not leave a race made and untold."""
     settings.MINERACE = {**settings.MINERACE, "MATCH_CONFIRM_S": 0}
     monkeypatch.setattr(consumers, "PASS_INTERVAL_S", 0)  # no worker pass: only the seeks'
-    in_step, release = threading.Event(), threading.Event()
-    race_group = services.race_group
-
-    def slow_race_group(**kwargs):
-        in_step.set()
-        release.wait(5)  # the database slow to answer: the commit comes after the cancel
-        return race_group(**kwargs)
-
-    monkeypatch.setattr(services, "race_group", slow_race_group)
+    step = HeldStep(monkeypatch, services, "race_group")  # the commit comes after the cancel
     alice = await Seeking().connect()
     await alice.request({"type": "seek", "preset": "beginner", "no_guess": False, "name": "alice"})
     await asyncio.sleep(0.2)  # alice's own passes are over: bob's seek is the one that pairs
     bob = await Seeking().connect()
     await bob.ws.send_json_to({"type": "seek", "preset": "beginner", "no_guess": False,
                                "name": "bob", "id": 1})  # fmt: skip
-    await asyncio.to_thread(in_step.wait, 5)
+    await step.until_reached()
     bob.ws.future.cancel()  # as Daphne does to an application that outlives its client
-    release.set()
+    step.release()
     frame = await alice.recv()
     while frame["type"] == "seeking":
         frame = await alice.recv()

@@ -2,7 +2,6 @@
 left, or stops) still tells the others what its frame committed, and gives its connection back."""
 
 import asyncio
-import threading
 
 import pytest
 from channels.db import database_sync_to_async
@@ -11,6 +10,7 @@ from games.models import Player, PlayerStatus
 from games.presence.models import Connection
 from games.races import lifecycle
 from tests.play.race_helpers import race
+from tests.support.held_step import HeldStep
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,19 +23,11 @@ def _quiet(settings):
 
 async def test_a_frame_cancelled_in_its_database_step_is_still_published(monkeypatch):
     _, (alice, bob), (welcome, _) = await race()
-    in_step, release = threading.Event(), threading.Event()
-    race_action = lifecycle.race_action
-
-    def slow_action(**kwargs):
-        in_step.set()
-        release.wait(5)  # the database slow to answer: the commit comes after the cancel
-        return race_action(**kwargs)
-
-    monkeypatch.setattr(lifecycle, "race_action", slow_action)
+    step = HeldStep(monkeypatch, lifecycle, "race_action")  # the commit comes after the cancel
     await alice.send({"type": "ready", "id": 1})
-    await asyncio.to_thread(in_step.wait, 5)
+    await step.until_reached()
     alice.ws.future.cancel()  # as Daphne does to an application that outlives its client
-    release.set()
+    step.release()
     frame = await bob.recv(timeout=5)
     assert (frame["type"], frame["player"]) == ("ready", welcome["you"]), frame
     status = await database_sync_to_async(lambda: Player.objects.get(pk=welcome["you"]).status)()

@@ -11,7 +11,7 @@ from django.test import Client as HttpClient
 from games.models import Game, Player
 from games.play import consumers, hello_undo
 from games.play.consumers import GameConsumer
-from tests.accounts.support import become_bot, session_of, sign_up, socket_as
+from tests.accounts.support import become_bot, session_of, sign_up, signed_up_session, socket_as
 from tests.play.helpers import Client, create_game, player, spectator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -115,12 +115,7 @@ async def test_a_failed_join_is_said_again_on_a_new_connection_with_the_same_nam
 
 
 async def test_a_failed_solo_join_of_an_account_is_said_again(monkeypatch):
-    def signed_up() -> str:
-        http = HttpClient()
-        sign_up(http, "Deepmine")
-        return session_of(http)
-
-    session = await database_sync_to_async(signed_up)()
+    session = await signed_up_session("Deepmine")
     game_id = await create_game(preset="beginner")
     watcher, _ = await spectator(game_id)
     fail_once(monkeypatch, "welcome_view")

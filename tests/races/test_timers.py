@@ -1,7 +1,6 @@
 """The clock's tick runs to its end: a cancelled timer never leaves a race started unheard."""
 
 import asyncio
-import threading
 from datetime import timedelta
 
 import pytest
@@ -12,6 +11,7 @@ from django.utils import timezone
 from games.models import Game, GameStatus
 from games.races import timers
 from tests.play.race_helpers import race
+from tests.support.held_step import HeldStep
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,21 +29,13 @@ async def test_a_tick_cancelled_in_its_database_step_still_publishes(settings, m
     layer = get_channel_layer()
     listener = await layer.new_channel()
     await layer.group_add(f"game.{game_id}", listener)
-    in_step, release = threading.Event(), threading.Event()
-    game_tick = timers.game_tick
-
-    def slow_tick(*, game_id: str):
-        in_step.set()
-        release.wait(5)  # the database slow to answer: the commit comes after the cancel
-        return game_tick(game_id=game_id)
-
-    monkeypatch.setattr(timers, "game_tick", slow_tick)
+    step = HeldStep(monkeypatch, timers, "game_tick")  # the commit comes after the cancel
     ticking = asyncio.ensure_future(timers.tick(game_id))
-    await asyncio.to_thread(in_step.wait, 5)
+    await step.until_reached()
     ticking.cancel()
     with pytest.raises(asyncio.CancelledError):
         await ticking
-    release.set()
+    step.release()
     kinds = []  # the racers' last `ready` and the `countdown` may still be on their way
     while not kinds or kinds[-1] != "started":
         kinds.append((await asyncio.wait_for(layer.receive(listener), 5))["kind"])
