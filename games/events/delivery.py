@@ -26,7 +26,6 @@ from games.models import OutboxEvent
 from games.ops.metrics import OUTBOX_PENDING, PUBLISH_FAILURES
 from games.runtime.db import db
 from games.runtime.periodic import ensure_periodic
-from games.runtime.to_the_end import to_the_end
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +62,12 @@ async def publish(events: Iterable[Event], origin: str | None = None) -> None:
     `origin` is the connection that already sent the event directly (it skips its copy); an
     event relayed from the outbox has none, so that connection gets it too and drops it as a
     repeat by its `seq`.
+
+    A cancel between the layer and the outbox would lose committed events, so every caller
+    runs to its end: a socket's frames and close (games.edge.socket_turns), the clock's tick
+    (games.races.timers), and passes that only a loop's shutdown cancels.
     """
-    await to_the_end(_publish(list(events), origin))
-
-
-async def _publish(events: list[Event], origin: str | None) -> None:
-    # Runs to its end whoever cancels the caller (games.runtime.to_the_end): the events are
-    # committed, and a cancel between the layer and the outbox would lose them.
+    events = list(events)
     for position, event in enumerate(events):
         try:
             await _send(layer_message(event, origin), event.to)
