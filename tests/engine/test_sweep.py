@@ -139,6 +139,16 @@ def test_a_100x100_board_with_one_mine_opens_in_one_move():
     assert s.status is SweepStatus.WON
 
 
+def test_one_mine_beside_a_corner_walls_the_corner_in():
+    # The corner's neighbours are all numbers or the mine, so no opening reaches it: the flood
+    # stops short of a win and the corner needs a click of its own (the classic rule).
+    s = sweep_of(board(".*...\n.....\n.....\n....."))
+    s.apply(Reveal(4, 3))
+    assert view(s) == "##1..\n111..\n.....\n....."  # the mine and the corner stay hidden
+    assert s.status is SweepStatus.PLAYING
+    assert s.apply(Reveal(0, 0)) == [(0, 0, 1)] and s.status is SweepStatus.WON
+
+
 def test_without_a_board_flags_work_and_a_reveal_asks_for_one():
     s = Sweep(9, 9, 10)
     s.apply(Flag(0, 0))
