@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import zlib
-from contextlib import nullcontext
 from typing import Any
 
 from django.conf import settings
@@ -28,11 +27,10 @@ def lobby_create(*, spec: GameSpec, user: Any = None, address: str = "") -> Game
     address until it starts or closes: past LOBBIES_PER_ADDRESS of them, `too_many_lobbies`."""
     if spec.mode != GameMode.RACE or not address:
         return _create(spec, user, address)
-    # PostgreSQL: count and create under a lock per address, so two workers count in turn.
-    # SQLite (one writer at a time) is left out of a transaction that reads before it writes:
-    # such a transaction cannot wait for another writer and fails at once.
-    atomic = transaction.atomic() if connection.vendor == "postgresql" else nullcontext()
-    with atomic:
+    # Count and create in one transaction, so that two workers count in turn: PostgreSQL
+    # under a lock per address, SQLite under its writer's lock, which each of its transactions
+    # takes as it begins (IMMEDIATE, config/settings.py).
+    with transaction.atomic():
         _lock_address(address)
         limit = settings.MINERACE["LOBBIES_PER_ADDRESS"]
         if open_lobbies(address=address) >= limit:
@@ -61,7 +59,8 @@ def open_lobbies(*, address: str) -> int:
 
 def _lock_address(address: str) -> None:
     """Two creations from one address, on any workers, count one after the other
-    (PostgreSQL's advisory lock until the commit; SQLite has one writer anyway)."""
+    (PostgreSQL's advisory lock until the commit; on SQLite the transaction's writer lock,
+    held since it began, serves every address at once)."""
     if connection.vendor == "postgresql":
         key = zlib.crc32(f"lobbies:{address}".encode())
         with connection.cursor() as cursor:
