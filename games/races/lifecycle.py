@@ -15,7 +15,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.accounts.selectors import account_kind
-from games.accounts.services import account_joins_as_bot, house_bot_account, name_is_claimed
+from games.accounts.services import account_joins_as_bot, name_is_claimed
+from games.bots.house import house_account
 from games.bots.levels import LEVELS
 from games.edge.validation import GameSpec
 from games.errors import ServiceError
@@ -304,8 +305,7 @@ def race_rematch(*, player_id: str) -> list[Event]:
 def bot_join(*, game: Game, level: str) -> Player:
     """Seat a bot of this level in a race's lobby, ready at once (its worker's driver plays it).
     It plays under its level's bot account, so the race is neither ranked nor rated."""
-    account = house_bot_account(level=level, name=LEVELS[level].name)
-    joined = player_join(game_id=game.id, name=None, user=account)
+    joined = player_join(game_id=game.id, name=None, user=house_account(level))
     seat = bot_seat(joined.player, level)
     Player.objects.filter(pk=joined.player.pk).update(is_bot=True)
     seat.save(force_insert=True)

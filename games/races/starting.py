@@ -20,8 +20,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.accounts.services import accounts_join_as_bots, house_bot_account
-from games.bots.levels import LEVELS
+from games.accounts.services import accounts_join_as_bots
+from games.bots.house import house_account
 from games.bots.models import BotSeat
 from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
@@ -86,8 +86,8 @@ def races_start(
     Statements: a few for all the accounts, then one per table, whatever the number of races
     (guests' names are checked one by one, as a join checks them)."""
     width, height, mines = PRESETS[preset]
-    bots = {level: house_bot_account(level=level, name=LEVELS[level].name)
-            for level in {lineup.bot for lineup in lineups if lineup.bot is not None}}  # fmt: skip
+    levels = {lineup.bot for lineup in lineups if lineup.bot is not None}
+    bots = {level: house_account(level) for level in levels}
     user_ids = [e.user.pk for lineup in lineups for e in lineup.entrants if e.user is not None]
     bot_accounts = accounts_join_as_bots(user_ids=[*user_ids, *(u.pk for u in bots.values())])
     clock = timezone.now()  # one countdown for the lot, whenever its pairs were drawn
