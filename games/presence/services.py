@@ -181,7 +181,7 @@ def absent_players(*, now: datetime | None = None) -> Absences:
     now = now or timezone.now()
     lobby = (PlayerStatus.JOINED, PlayerStatus.READY)
     return Absences(
-        leave=_offline_past_limit(now, GameStatus.LOBBY, lobby),
+        leave=[*_offline_past_limit(now, GameStatus.LOBBY, lobby), *_never_came(now, lobby)],
         resign=_offline_past_limit(now, GameStatus.RUNNING, (PlayerStatus.PLAYING,)),
     )
 
@@ -195,3 +195,22 @@ def _offline_past_limit(now: datetime, game_status: str, statuses: tuple[str, ..
         player__game__status=game_status,
     )
     return list(offline.values_list("player_id", flat=True))
+
+
+def _never_came(now: datetime, statuses: tuple[str, ...]) -> list[str]:
+    """Lobby racers no connection has held since they joined LOBBY_IDLE_S ago: offline since
+    their join, with no presence row for the rule above to find (a connection makes the row).
+    Only a hello whose welcome failed and whose undo failed too leaves one behind
+    (games/play/hello_undo.py); it never got its token, so it would hold its seat for ever.
+    A house bot has no connection either: its worker's driver plays it."""
+    limit = absence_limit(GameStatus.LOBBY, statuses[0])
+    held = Connection.objects.filter(player_id__isnull=False).values("player_id")
+    never = Player.objects.filter(
+        presence__isnull=True,
+        is_bot=False,
+        joined_at__lte=now - limit,
+        status__in=statuses,
+        game__mode=GameMode.RACE,
+        game__status=GameStatus.LOBBY,
+    ).exclude(pk__in=held)
+    return list(never.values_list("id", flat=True))

@@ -1,5 +1,6 @@
 """Presence and leavers (PROTOCOL.md 2.1) over the WebSocket: online, offline, the lobby idle
-rule, the ready timeout and abandonment. Time is moved by rewriting `since`, never slept."""
+rule, the ready timeout and abandonment. Time is moved by rewriting `since` (or `joined_at`),
+never slept."""
 
 from datetime import datetime, timedelta
 
@@ -7,14 +8,18 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from games.bots.levels import LEVELS
+from games.edge.validation import game_spec
 from games.models import Game, Player
+from games.play import hello_undo
 from games.play import presence_pass as pass_module
 from games.play.presence_pass import leases_trusted, presence_pass
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
-from games.races import selectors
-from tests.play.helpers import Client, spectator
+from games.races import lifecycle, selectors
+from tests.play.helpers import Client, create_game, player, spectator
 from tests.play.race_helpers import race, start
+from tests.play.test_hello_retry import fail_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -322,3 +327,66 @@ async def test_after_an_outage_a_lapsed_lease_counts_as_offline_from_the_recover
     assert (row.online, row.since) == (False, recovered)  # not 20 s ago: ABANDON_S from now
     for client in clients:
         await client.close()
+
+
+@database_sync_to_async
+def joined_ago(player_id: str, seconds: float) -> None:
+    """Pretend the player joined `seconds` ago."""
+    Player.objects.filter(pk=player_id).update(
+        joined_at=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+async def test_a_joined_player_no_connection_ever_held_leaves_the_lobby_after_lobby_idle_s(
+    monkeypatch,
+):
+    """A hello whose welcome failed, and whose undo failed too, leaves a player that no
+    connection ever held (games/play/hello_undo.py) and so no presence row: it is offline since
+    its join (PROTOCOL.md 2.1), and leaves its lobby LOBBY_IDLE_S later, freeing its seat."""
+    game_id = await create_game(mode="race", preset="beginner", max_players=2)
+    alice, _ = await player(game_id, "alice")
+    fail_once(monkeypatch, "welcome_view")
+
+    def undo_fails(**_kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(hello_undo, "player_join_undo", undo_fails)
+    ghost = await Client(game_id).connect()
+    error = await ghost.request({"type": "hello", "role": "player", "name": "bob"})
+    assert (error["type"], error["code"]) == ("error", "internal"), error
+    await ghost.close()
+    bob_id = (await alice.expect("joined"))["player"]["id"]
+    has_row = database_sync_to_async(PlayerPresence.objects.filter(player_id=bob_id).exists)
+    assert not await has_row()
+
+    cleo = await Client(game_id).connect()
+    refused = await cleo.request({"type": "hello", "role": "player", "name": "cleo"})
+    assert (refused["type"], refused["code"]) == ("error", "game_full")  # bob holds the seat
+    await joined_ago(bob_id, 14)
+    await presence_pass()
+    await alice.nothing_more()  # 14 s: not yet
+    await joined_ago(bob_id, 16)
+    await presence_pass()
+    await presence_pass()  # another worker's pass: bob left once
+    assert await alice.expect("left") == {"type": "left", "player": bob_id, "ready_deadline": None}
+    await alice.nothing_more()
+    assert not await database_sync_to_async(Player.objects.filter(pk=bob_id).exists)()
+    welcome = await cleo.request({"type": "hello", "role": "player", "name": "cleo"})
+    assert welcome["type"] == "welcome", welcome
+    for client in (alice, cleo):
+        await client.close()
+
+
+async def test_a_house_bot_no_connection_holds_stays_in_its_lobby():
+    """A house bot's player never has a connection (its worker's driver plays it): it is not
+    dropped for that, however long its person takes to come."""
+    spec = game_spec({"mode": "race", "preset": "beginner", "bot": "steady"}, bot_levels=LEVELS)
+    game = await database_sync_to_async(lifecycle.bot_race_create)(spec=spec, level="steady")
+    game_id = game.id
+    alice, welcome = await player(game_id, "alice")
+    bot_id = next(p["id"] for p in welcome["game"]["players"] if p["name"] != "alice")
+    await joined_ago(bot_id, 60)
+    await presence_pass()
+    await alice.nothing_more()
+    assert await database_sync_to_async(Player.objects.filter(pk=bot_id).exists)()
+    await alice.close()
