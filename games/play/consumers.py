@@ -7,7 +7,6 @@ caused an event gets it directly, in order and with `re`, and skips its own grou
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -49,7 +48,6 @@ from games.play.welcome import welcome_view
 from games.presence import selectors as presence_selectors
 from games.presence import services as presence
 from games.races import lifecycle, timers
-from games.races.deadlines import deadlines_of
 from games.races.lifecycle import Joined
 from games.runtime.db import db
 from games.timefmt import iso
@@ -102,7 +100,7 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         self.role: str | None = None
         self.player_id: str | None = None
         self.groups_joined: list[str] = []
-        self.timers: dict[str, Any] = {}
+        self.timers = timers.DeadlineTimers(self.game_id)
         self.welcome_seq: dict[str, int] = {}
         self.feed = spectating.DelayedFeed(self.send_text)
         self.closed = False  # set when either side closes: later frames are not handled
@@ -170,8 +168,7 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         if self.counted_as is not None:
             SOCKETS.labels(role=self.counted_as).dec()
             self.counted_as = None
-        for timer in self.timers.values():
-            timer.cancel()
+        self.timers.cancel_all()
         self.feed.close()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -385,13 +382,7 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
 
     def watch_clock(self, state: dict[str, Any]) -> None:
         """Set timers for the deadlines in a game state or a countdown/started payload."""
-        for name, moment in deadlines_of(self.mode, state).items():
-            self.set_timer(name, moment)
-
-    def set_timer(self, name: str, moment: datetime) -> None:
-        if name in self.timers:
-            self.timers[name].cancel()
-        self.timers[name] = timers.tick_at(self.game_id, moment)
+        self.timers.watch(self.mode, state)
 
     # ---- sending ---------------------------------------------------------------------------
 
@@ -469,8 +460,7 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         elif kind == "started":
             self.watch_clock({"status": "running", "started_at": payload["started_at"]})
         elif kind == "game_over":
-            for timer in self.timers.values():
-                timer.cancel()
+            self.timers.cancel_all()
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
         await self.send_text(frame_text(frame))

@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
 
 from games.events.delivery import publish
+from games.models import GameStatus
 from games.races.clock import game_tick, overdue_games
+from games.races.deadlines import deadlines_of
 from games.races.lobbies import idle_lobbies_close
 from games.runtime.db import db
 from games.runtime.periodic import ensure_periodic
@@ -28,9 +31,9 @@ log = logging.getLogger(__name__)
 async def tick(game_id: str) -> None:
     """Advance the game by the clock and publish what that produced.
 
-    Once begun it runs to its end, whoever cancels the caller (a timer set again when a late
-    `countdown` arrives): cut off after the commit, it would leave a race running that nobody
-    hears has started, and every later tick finds nothing to do.
+    Once begun it runs to its end, whoever cancels the caller (its connection closing, the game
+    over): cut off after the commit, it would leave a race running that nobody hears has
+    started, and every later tick finds nothing to do.
     """
     await to_the_end(_tick(game_id))
 
@@ -53,6 +56,43 @@ def tick_at(game_id: str, moment: datetime) -> asyncio.Task:
             log.exception("clock tick failed for game %s", game_id)
 
     return asyncio.ensure_future(wait_and_tick())
+
+
+class DeadlineTimers:
+    """One connection's timers for its game's deadlines.
+
+    A deadline heard again (a late `countdown`, a welcome and an event telling the same moment)
+    keeps the timer already set for it: cancelling it and setting another only waits again and
+    ticks again, and cutting off a tick under way once left a race started unheard
+    (games.runtime.to_the_end). A race known to have started needs no start timer, so a
+    `countdown` heard after that sets none; a moment that changed gets a new timer.
+    """
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.set_for: dict[str, tuple[datetime, asyncio.Task]] = {}  # name: (moment, its timer)
+        self.started = False
+
+    def watch(self, mode: str, state: dict[str, Any]) -> None:
+        """Set timers for the deadlines in a game state or a countdown/started payload."""
+        found = deadlines_of(mode, state)
+        if state.get("status") in (GameStatus.RUNNING, GameStatus.FINISHED):
+            self.started = True
+        for name, moment in found.items():
+            if name == "start" and self.started:
+                continue
+            if name in self.set_for:
+                was, timer = self.set_for[name]
+                if was == moment:
+                    continue
+                timer.cancel()
+            self.set_for[name] = (moment, tick_at(self.game_id, moment))
+
+    def cancel_all(self) -> None:
+        """The game is over or the connection closed: no more ticks from here."""
+        self.started = True  # and no late `countdown` sets a start timer again
+        for _, timer in self.set_for.values():
+            timer.cancel()
 
 
 def ensure_reaper() -> None:

@@ -1,10 +1,10 @@
 """Work that runs to its end once begun, whoever stops waiting for it.
 
 A clock tick commits a race's start and then publishes `started`; a publish sends committed
-events or keeps them in the outbox. Cut off half-way by a cancel (a timer set again when a
-late `countdown` arrives, a socket closing), the commit stands and its events reach nobody:
-the racers wait for a `started` that never comes. So such work runs in a task of its own that
-a cancel of the caller does not reach.
+events or keeps them in the outbox. Cut off half-way by a cancel (a timer's connection closing;
+once, a timer set again when a late `countdown` arrived), the commit stands and its events
+reach nobody: the racers wait for a `started` that never comes. So such work runs in a task of
+its own that a cancel of the caller does not reach.
 """
 
 from __future__ import annotations

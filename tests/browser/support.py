@@ -5,11 +5,13 @@ Shared by conftest.py and screenshots.py, so the screenshots show exactly what t
 
 from __future__ import annotations
 
+import mimetypes
 import os
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from games.engine import Board
 from tests.support.servers import Daphne, migrated_sqlite_template
@@ -20,6 +22,7 @@ except ImportError:  # needs_browser skips (or fails) every browser test with th
     expect = None
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+STATIC = REPO_ROOT / "frontend" / "static"
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -155,3 +158,18 @@ def click_until_won(page, board: Board) -> int:
         wait_changed(page, x, y, "hidden")
     page.wait_for_selector("#result[data-outcome='won']")
     return clicks
+
+
+def serve_static(route) -> None:
+    """Answer a page's requests from the static folder, a blank page for any other path: the
+    page's modules tested on their own, with no server (page.route(f"{origin}/**", ...))."""
+    path = urlsplit(route.request.url).path
+    if not path.startswith("/static/"):
+        route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>t</title>")
+        return
+    file = STATIC / path.removeprefix("/static/")
+    if not file.is_file():
+        route.fulfill(status=404, body="")
+        return
+    content_type = "text/javascript" if file.suffix == ".js" else mimetypes.guess_type(file)[0]
+    route.fulfill(status=200, content_type=content_type, body=file.read_bytes())

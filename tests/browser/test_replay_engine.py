@@ -7,16 +7,13 @@ The modules are loaded in headless Chromium straight from the static folder (no 
 the games are made deterministically and read from real players' videos (recorded_games.py).
 """
 
-import mimetypes
-from pathlib import Path
-
 import pytest
 
 from tests.browser.recorded_games import generated_games, human_games
+from tests.browser.support import serve_static
 
 pytestmark = pytest.mark.browser
 
-STATIC = Path(__file__).resolve().parents[2] / "frontend" / "static"
 ORIGIN = "http://replay-engine.test"
 
 # For each game: the frame of the mover's board after each move of the log (in the log's
@@ -46,20 +43,6 @@ REPLAY_JS = """async (games) => {
     return { frames, back };
   });
 }"""
-
-
-def serve_static(route) -> None:
-    """Answer the page's requests from the static folder (a blank page at the root)."""
-    path = route.request.url.removeprefix(ORIGIN)
-    if not path.startswith("/static/"):
-        route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>t</title>")
-        return
-    file = STATIC / path.removeprefix("/static/")
-    if not file.is_file():
-        route.fulfill(status=404, body="")
-        return
-    content_type = "text/javascript" if file.suffix == ".js" else mimetypes.guess_type(file)[0]
-    route.fulfill(status=200, content_type=content_type, body=file.read_bytes())
 
 
 def back_steps(moves: int) -> list[int]:

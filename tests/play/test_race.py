@@ -326,9 +326,11 @@ async def test_lobby_list_and_public_state_of_a_race(client):
 
 
 async def test_a_late_countdown_does_not_cut_off_the_start(settings):
-    """A `countdown` that reaches a connection after its clock fired sets the start timer
-    again; the tick already under way must still publish `started` (seen behind nginx on two
-    workers, where a layer event arrived 0.7 s late: the race ran and nobody heard)."""
+    """A `countdown` that reaches a connection after its clock fired (seen behind nginx on two
+    workers, where a layer event arrived 0.7 s late: the race ran and nobody heard, because it
+    set the start timer again and cut off the tick under way); the tick must still publish
+    `started`. The timer is now kept (tests/races/test_timers.py), and the tick runs to its end
+    whoever cancels it (games/runtime/to_the_end.py)."""
     settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 300}
     game_id, (alice, bob), _ = await race()
     layer = get_channel_layer()
@@ -357,7 +359,7 @@ async def test_a_late_countdown_does_not_cut_off_the_start(settings):
                 "payload": {k: v for k, v in countdown.items() if k != "type"}}  # fmt: skip
         for channel in list(layer.groups[f"game.{game_id}"]):
             await layer.send(channel, late)
-        for client in (alice, bob):  # each took it, and set its start timer again
+        for client in (alice, bob):  # each took it, and kept the timer set for that moment
             await until(client, "countdown")
         release.set()
         for client in (alice, bob):
@@ -366,3 +368,37 @@ async def test_a_late_countdown_does_not_cut_off_the_start(settings):
         layer.group_send = group_send
     await alice.close()
     await bob.close()
+
+
+async def test_racers_leaving_during_the_start_do_not_cut_it_off(settings):
+    """Every connection of a race closes while the tick that starts it publishes `started`:
+    closing cancels the connection's timers, the ticking one among them, and the event must
+    still go out (games/runtime/to_the_end.py) for whoever else listens."""
+    settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 300}
+    game_id, (alice, bob), _ = await race()
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(f"game.{game_id}", listener)
+    publishing, release = asyncio.Event(), asyncio.Event()
+    group_send = layer.group_send
+
+    async def slow_started(group: str, message: dict) -> None:
+        if message.get("kind") == "started":
+            publishing.set()
+            await release.wait()  # Redis slow to answer: the tick waits here
+        await group_send(group, message)
+
+    layer.group_send = slow_started
+    try:
+        for client in (alice, bob):
+            assert (await client.request({"type": "ready"}))["type"] == "ready"
+        await asyncio.wait_for(publishing.wait(), 5)
+        await alice.close()
+        await bob.close()
+        release.set()
+        kinds = []  # the racers' `ready` and the `countdown` come first
+        while not kinds or kinds[-1] != "started":
+            kinds.append((await asyncio.wait_for(layer.receive(listener), 5))["kind"])
+        assert set(kinds) <= {"ready", "countdown", "started"}, kinds
+    finally:
+        layer.group_send = group_send
