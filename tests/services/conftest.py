@@ -37,15 +37,18 @@ def private_redis(needs_services, tmp_path):
 
 
 class Cluster:
-    """Daphne workers sharing one PostgreSQL database and one Redis."""
+    """Daphne workers sharing one PostgreSQL database and one Redis; `close_timeout` is their
+    application close timeout (None: Daphne's 10 s)."""
 
-    def __init__(self, env: dict[str, str], logdir) -> None:
+    def __init__(self, env: dict[str, str], logdir, close_timeout: int | None = None) -> None:
         self.env = env
         self.logdir = logdir
+        self.close_timeout = close_timeout
         self.workers: list[Daphne] = []
 
     def start_worker(self) -> Daphne:
-        worker = Daphne(self.env, self.logdir / f"daphne-{len(self.workers)}.log").start()
+        log = self.logdir / f"daphne-{len(self.workers)}.log"
+        worker = Daphne(self.env, log, close_timeout=self.close_timeout).start()
         self.workers.append(worker)
         return worker
 
@@ -54,7 +57,14 @@ class Cluster:
             worker.stop()
 
 
-def make_cluster(postgres, redis_url: str, logdir, workers: int = 2, **extra: str) -> Cluster:
+def make_cluster(
+    postgres,
+    redis_url: str,
+    logdir,
+    workers: int = 2,
+    close_timeout: int | None = None,
+    **extra: str,
+) -> Cluster:
     settings = {"MINERACE_SPECTATOR_DELAY_MS": "0", "MINERACE_COUNTDOWN_MS": "200", **extra}
     env = base_env(
         DATABASE_URL=postgres.url,
@@ -64,7 +74,7 @@ def make_cluster(postgres, redis_url: str, logdir, workers: int = 2, **extra: st
     )
     if getattr(postgres, "template", None) is None:  # not a migrated copy (a private cluster)
         migrate(env)
-    cluster = Cluster(env, logdir)
+    cluster = Cluster(env, logdir, close_timeout)
     for _ in range(workers):
         cluster.start_worker()
     return cluster

@@ -83,6 +83,9 @@ class Daphne:
     health_path: str = "/api/games/?status=lobby"  # JSON only: answers with DEBUG off too
     backlog: int | None = None  # the listen backlog (None: Twisted's 50)
     connect_timeout: int | None = None  # Daphne's WebSocket handshake timeout (None: 5 s)
+    # How long an application may run on after its client left before Daphne cancels it
+    # (None: Daphne's 10 s, as deployed).
+    close_timeout: int | None = None
 
     @property
     def url(self) -> str:
@@ -94,8 +97,8 @@ class Daphne:
 
     def command(self) -> list[str]:
         """As docs/deploy.md runs it (`-b -p`: Twisted's listen backlog of 50, Daphne's 5 s
-        handshake timeout, its WebSocket message and frame sizes) unless `backlog` or
-        `connect_timeout` ask for other values."""
+        handshake timeout and 10 s application close timeout, its WebSocket message and frame
+        sizes) unless `backlog`, `connect_timeout` or `close_timeout` ask for other values."""
         command = [sys.executable, "-m", "daphne", *DEPLOYED_WEBSOCKET_OPTIONS]
         if self.backlog is None:
             command += ["-b", "127.0.0.1", "-p", str(self.port)]
@@ -103,6 +106,8 @@ class Daphne:
             command += ["-e", f"tcp:port={self.port}:interface=127.0.0.1:backlog={self.backlog}"]
         if self.connect_timeout is not None:
             command += ["--websocket_connect_timeout", str(self.connect_timeout)]
+        if self.close_timeout is not None:
+            command += ["--application-close-timeout", str(self.close_timeout)]
         return [*command, self.app]
 
     def start(self, timeout: float = 30) -> Daphne:
