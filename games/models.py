@@ -299,6 +299,9 @@ class OutboxEvent(models.Model):
 
     game_id = models.CharField(max_length=32)
     message = models.JSONField()  # the channel-layer message, as games.events.delivery builds it
+    # The layer id of the worker whose own members already had the event (its publish failed
+    # after delivering it there), which the re-send skips; "" when nobody had it.
+    delivered_on = models.CharField(max_length=32, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_until = models.DateTimeField(null=True, blank=True)
 

@@ -3,8 +3,11 @@
 A use case commits, then its events are published once to the game's group. When the layer
 refuses (Redis down, a publish that hangs for 15 s), the event goes to the outbox table
 instead, and every worker's relay publishes what is there once the layer is back, oldest
-first. A client that still missed something (a worker killed between commit and publish)
-sees a gap in a player's `seq` and re-syncs from `welcome`, which the database builds.
+first, to the connections that have not had it: an event whose publish failed after the layer
+had put it in the worker's own queues (games.events.local_layer) is re-sent to the other
+workers only, and the connection that sent an event skips its copy as it does on the layer. A
+client that still missed something (a worker killed between commit and publish) sees a gap in
+a player's `seq` and re-syncs from `welcome`, which the database builds.
 """
 
 from __future__ import annotations
@@ -59,9 +62,9 @@ async def publish(events: Iterable[Event], origin: str | None = None) -> None:
     """group_send every event to its groups; what the layer refuses goes to the outbox.
 
     Never raises for the layer: the events are committed, so the caller's answer stands.
-    `origin` is the connection that already sent the event directly (it skips its copy); an
-    event relayed from the outbox has none, so that connection gets it too and drops it as a
-    repeat by its `seq`.
+    `origin` is the connection that already sent the event directly (it skips its copy, also
+    of the outbox's re-send). The happy path is one group_send per event: what the outbox
+    needs is worked out only after a refusal.
 
     A cancel between the layer and the outbox would lose committed events, so every caller
     runs to its end: a socket's frames and close (games.edge.socket_turns), the clock's tick
@@ -76,7 +79,7 @@ async def publish(events: Iterable[Event], origin: str | None = None) -> None:
             PUBLISH_FAILURES.inc()
             log.warning("layer refused %s; %d event(s) to the outbox", event.kind,
                         len(events) - position, exc_info=True)  # fmt: skip
-            await db(outbox_put)(events[position:])
+            await db(outbox_put)(events[position:], origin, _delivered_on(event))
             return
 
 
@@ -86,10 +89,24 @@ async def _send(message: dict, groups: tuple[str, ...]) -> None:
         await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT_S)
 
 
-def outbox_put(events: list[Event]) -> None:
-    """Keep events the layer refused, in order (after anything already waiting)."""
+def _delivered_on(event: Event) -> str:
+    """The worker whose own members a refused send of `event` reached before it failed (the
+    co-locating layer's id), or "". The send started, so every member there either had it or
+    joined after it, with a welcome read after the commit."""
+    delivered_on = getattr(get_channel_layer(), "delivered_on", None)
+    return delivered_on(groups.everyone(_game_of(event))) if delivered_on else ""
+
+
+def outbox_put(events: list[Event], origin: str | None = None, delivered_on: str = "") -> None:
+    """Keep events the layer refused, in order (after anything already waiting). The first
+    was refused after reaching worker `delivered_on`'s members; the rest were never sent."""
     OutboxEvent.objects.bulk_create(
-        OutboxEvent(game_id=_game_of(event), message=layer_message(event, None)) for event in events
+        OutboxEvent(
+            game_id=_game_of(event),
+            message=layer_message(event, origin),
+            delivered_on=delivered_on if position == 0 else "",
+        )
+        for position, event in enumerate(events)
     )
     OUTBOX_PENDING.set(OutboxEvent.objects.count())
 
@@ -145,7 +162,7 @@ async def relay_once() -> int:
     published: list[int] = []
     try:
         for row in rows:
-            await _send(row.message, (groups.everyone(row.game_id),))
+            await _resend(row)
             published.append(row.pk)
     except Exception:
         log.info("outbox relay: the layer still refuses; %d left", len(rows) - len(published))
@@ -156,6 +173,19 @@ async def relay_once() -> int:
         if rest:
             await db(outbox_release)(rest)
     return len(published)
+
+
+async def _resend(row: OutboxEvent) -> None:
+    """Publish a kept event to its game's connections that have not had it. On the co-locating
+    layer it goes through Redis only, so a refusal here delivers nothing (the next relay's copy
+    is the first) and worker `row.delivered_on` skips it; other layers deliver all or nothing."""
+    layer = get_channel_layer()
+    group = groups.everyone(row.game_id)
+    resend = getattr(layer, "group_resend", None)
+    if resend is None:
+        await _send(row.message, (group,))
+    else:
+        await asyncio.wait_for(resend(group, row.message, row.delivered_on), PUBLISH_TIMEOUT_S)
 
 
 def ensure_relay() -> None:

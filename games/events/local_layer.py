@@ -19,7 +19,9 @@ subscribed to, so nothing is kept that a `kill -9` could leave behind:
   (PUBSUB NUMSUB) and goes back to local-only when it is the only one.
 
 A copy published by a worker carries its id, and the worker drops it when Redis echoes it back:
-its own members had it directly. Erring costs only extra publishes: a worker that may have
+its own members had it directly. The outbox's re-send of an event whose publish failed after
+its local delivery carries that worker's id too (group_resend), so only the others deliver it.
+Erring costs only extra publishes: a worker that may have
 missed a join (its subscriber reconnected, an ack was late) publishes until Redis says it is
 alone.
 """
@@ -57,6 +59,7 @@ JOIN_WAIT_S = 2.0  # the most a first join waits for the acks (a hung worker's, 
 ECHO_WAIT_S = 0.2  # then the join notice is sent again: it went out before the subscription
 CHECK_INTERVAL_S = 2.0  # how often a worker asks Redis whether it still has company
 UNKNOWN = b"?"  # in `remote`: someone may hold the group unheard, so publish
+NOBODY = b"-" * ID_BYTES  # the sender of a re-sent event every worker delivers (group_resend)
 NUMSUB_BATCH = 500
 SENT_LOCALLY, PUBLISHED = GROUP_SENDS.labels(path="local"), GROUP_SENDS.labels(path="published")
 
@@ -197,6 +200,27 @@ class ColocatedLoopLayer(RedisPubSubLoopLayer):
                 return
         PUBLISHED.inc()
         await self._get_shard(name).publish(name, HEADER + EVENT + self.worker_id + data)
+
+    def delivered_on(self, group: str) -> str:
+        """The id of this worker if a send of `group` from it reaches its own members before
+        Redis is asked (a game's group), else "". A send that then fails has reached them: the
+        outbox keeps the id for group_resend."""
+        return self.worker_id.decode() if colocated(group) else ""
+
+    async def group_resend(self, group: str, message: dict, delivered_on: str = "") -> None:
+        """Send again what a failed send may have delivered in part: through Redis only, so
+        worker `delivered_on` drops it as its own echo (its members had it) and every other
+        holder of the group delivers it, this worker's members included. Raises as group_send;
+        a refusal leaves nobody with a copy. Off the move path: the outbox's relay calls it."""
+        if not colocated(group):
+            return await super().group_send(group, message)
+        name = self._get_group_channel_name(group)
+        sender = delivered_on.encode()
+        if len(sender) != ID_BYTES:
+            sender = NOBODY
+        data = self.channel_layer.serialize(message)
+        PUBLISHED.inc()
+        await self._get_shard(name).publish(name, HEADER + EVENT + sender + data)
 
     async def flush(self) -> None:
         if self._watch is not None:

@@ -9,19 +9,12 @@ import uuid
 
 import pytest
 
-from games.events.local_layer import UNKNOWN, ColocatedChannelLayer, ColocatedLoopLayer
+from games.events.local_layer import UNKNOWN, ColocatedChannelLayer
+from tests.events.support import loop_layer, new_layer, nothing_more, received
 from tests.support.servers import RedisServer
 from tests.support.waiting import async_wait_until
 
 GAME = "game.layer-test"
-
-
-def new_layer(url: str = "redis://127.0.0.1:6379/0", prefix: str = "") -> ColocatedChannelLayer:
-    return ColocatedChannelLayer(hosts=[url], prefix=prefix or f"coloc-{uuid.uuid4().hex[:8]}")
-
-
-def loop_layer(layer: ColocatedChannelLayer) -> ColocatedLoopLayer:
-    return layer._get_layer()
 
 
 class Published:
@@ -41,16 +34,6 @@ class Published:
 
     def events(self) -> int:
         return self.kinds.count(b"E")
-
-
-async def received(layer: ColocatedChannelLayer, channel: str, timeout: float = 5) -> dict:
-    return await asyncio.wait_for(layer.receive(channel), timeout)
-
-
-async def nothing_more(layer: ColocatedChannelLayer, channel: str) -> bool:
-    """True when the channel's queue is empty after the loop has had time to deliver."""
-    await asyncio.sleep(0.3)
-    return loop_layer(layer).channels[channel].empty()
 
 
 @pytest.fixture

@@ -87,7 +87,9 @@ async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
 ):
     """Redis stops across the end of a countdown and a move: the race starts and the move is
     committed and answered `cells` (never `internal`); once Redis is back, the outbox delivers
-    `started` and the move to the other worker's racer and spectator."""
+    `started` and the move to the other worker's racer and spectator, and to nobody twice: not
+    to the connections of the worker whose clock published `started` (they had it before the
+    publish failed), nor to the mover."""
     cluster = make_cluster(postgres, private_redis.url, tmp_path, MINERACE_COUNTDOWN_MS="1500")
     try:
         a, b = cluster.workers
@@ -123,6 +125,29 @@ async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
         await async_wait_until(
             lambda: outbox_rows(postgres.url) == 0, message="the outbox to be emptied"
         )
+        # A move from each worker, published after the relay's: Redis hands each worker the
+        # messages of a game in the order they were published, so a re-sent copy would be here
+        # before them.
+        second = await alice.request({"type": "flag", "x": 1, "y": 0})
+        first_of_bob = await bob.request({"type": "flag", "x": 0, "y": 0})
+        assert (await alice.until("progress", timeout=15))["seq"] == first_of_bob["seq"] == 1
+        assert (await bob.until("progress", timeout=15))["seq"] == second["seq"] == 2
+        seen = set()
+        while seen != {(wa["you"], 2), (first_of_bob["player"], 1)}:
+            cells = await watcher.until("cells", timeout=15)
+            seen.add((cells["player"], cells["seq"]))
+        for client in (alice, bob, watcher):
+            assert len(client.of_type("started")) == 1, client.received
+        moves = {
+            "alice": [(f["seq"], f.get("re")) for f in alice.of_type("cells")],
+            "bob": [(f["player"], f["seq"]) for f in bob.of_type("progress")],
+            "watcher": [(f["player"], f["seq"]) for f in watcher.of_type("cells")],
+        }
+        assert moves == {
+            "alice": [(1, answer["re"]), (2, second["re"])],
+            "bob": [(wa["you"], 1), (wa["you"], 2)],
+            "watcher": [(wa["you"], 1), (wa["you"], 2), (first_of_bob["player"], 1)],
+        }
         for client in (alice, bob, watcher):
             await client.close()
     finally:
