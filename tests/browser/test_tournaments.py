@@ -1,7 +1,8 @@
 """Arena tournaments in the browser (PROTOCOL.md 7): two accounts join an arena on its page, are
 paired into a race that opens by itself with the arena's bar (name, points, the way back), and
 find their points in the live standings; the Tournaments page lists the arena with its
-players and its clock, and the player page its rank and points; a count of one is singular.
+players and its clock, and the player page its rank and points; a count of one is singular; a
+finished arena reads finished (when it ended, nothing live), its podiums with "pt"/"pts".
 Desktop and a 390 px phone."""
 
 import re
@@ -14,6 +15,8 @@ import pytest
 
 from tests.browser.race_support import api, from_address, resign, shoot, sign_up, unique
 from tests.browser.support import PHONE, expect
+
+WIDE = {"width": 1200, "height": 900}
 
 pytestmark = pytest.mark.browser
 
@@ -46,16 +49,19 @@ def running_arena(database, name: str) -> str:
     return write_arena(database, name, starts_in=timedelta(minutes=-1))
 
 
-def write_entry(database, tournament_id: str, username: str, *, points: int, races: int) -> None:
-    """An account's entry in an arena as its races left it (written, not played)."""
+def write_entry(
+    database, tournament_id: str, username: str, *, points: int, races: int, streak: int = 0
+) -> None:
+    """An account's entry in an arena as its races left it (written, not played); a streak of
+    two or more wins is on fire."""
     now = stamp(datetime.now(UTC))
     with closing(sqlite3.connect(database)) as connection, connection:
         connection.execute(
             "INSERT INTO tournaments_entry (tournament_id, user_id, name, points, races, wins,"
             " win_time_ms, streak, berserk_wins, withdrawn, joined_at, updated_at, game_id)"
-            " SELECT ?, id, username, ?, ?, 0, 0, 0, 0, 0, ?, ?, '' FROM auth_user"
+            " SELECT ?, id, username, ?, ?, ?, 0, ?, 0, 0, ?, ?, '' FROM auth_user"
             " WHERE username = ?",
-            (tournament_id, points, races, now, now, username),
+            (tournament_id, points, races, min(streak, races), streak, now, now, username),
         )
 
 
@@ -163,3 +169,83 @@ def test_counts_of_one_are_singular_and_cards_show_their_clock_at_once(
     for side in phone.locator("#running-list .arena-side, #upcoming-list .arena-side").all():
         assert re.fullmatch(r"(Ends|Starts) in [\d:]+ · \d+ players?", side.inner_text())
     shoot(phone, "tournaments-cards-phone.png")
+
+
+def test_a_finished_arena_reads_finished_with_nothing_live(open_page, base_url, server_database):
+    """A finished arena's page says when it ended ("Finished · <time>"), never "● live" (its
+    socket closes: nothing more comes), offers no join, and marks nobody "on fire" (there is no
+    next win); its podium and the Tournaments page's card read "3 pts", "1 pt"."""
+    arena = write_arena(server_database, f"Over Arena {uuid.uuid4().hex[:4]}",
+                        starts_in=timedelta(hours=-2))  # fmt: skip
+    winner, second = unique("tw"), unique("ts")
+    page = open_page(viewport=WIDE)
+    other = open_page()
+    from_address(page, "203.0.113.83")
+    from_address(other, "203.0.113.84")
+    sign_up(page, base_url, winner)
+    sign_up(other, base_url, second)
+    write_entry(server_database, arena, winner, points=3, races=2, streak=2)
+    write_entry(server_database, arena, second, points=1, races=2)
+    ends_at = api(base_url, f"/api/tournaments/{arena}/")["ends_at"]
+
+    page.goto(f"{base_url}/tournaments/{arena}/")
+    # The page closed its socket (the state it had is final), and says nothing of it.
+    expect(page.locator("#connection")).to_have_attribute("data-state", "closed")
+    clock = page.locator("#arena-clock")
+    expect(clock).to_have_text(re.compile(r"^Finished · \S.*\d"))
+    expect(clock.locator("time")).to_have_attribute("datetime", ends_at)
+    expect(page.locator("#connection")).to_be_hidden()
+    expect(page.locator("body")).not_to_contain_text("● live")
+    expect(page.locator("#you-line")).to_have_text("You: #1 · 3 pts · 2 races")
+    expect(page.locator(".fire-mark")).to_have_count(0)
+    expect(page.locator("#join-button")).to_be_hidden()
+    expect(page.locator("#withdraw-button")).to_be_hidden()
+    expect(page.locator("#you-race")).to_be_hidden()
+    expect(page.locator("#podium-list .podium-points")).to_have_text(["3 pts", "1 pt"])
+    shoot(page, "tournament-finished-1200.png")
+
+    # A guest on a phone whose clock is behind the server's: the server's word wins.
+    guest = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    guest.clock.install(time=datetime.fromisoformat(ends_at) - timedelta(minutes=5))
+    guest.clock.pause_at(datetime.fromisoformat(ends_at) - timedelta(minutes=4))
+    guest.goto(f"{base_url}/tournaments/{arena}/")
+    expect(guest.locator("#arena-clock")).to_have_text(re.compile(r"^Finished · "))
+    expect(guest.locator("#connection")).to_be_hidden()
+    expect(guest.locator("#you-line")).to_have_text("You did not play in this arena.")
+    expect(guest.locator("#login-to-join")).to_be_hidden()
+    expect(guest.locator(".fire-mark")).to_have_count(0)
+    shoot(guest, "tournament-finished-390.png")
+
+    # The Tournaments page: the finished card's podium with its points' unit.
+    phone = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    for viewer, name in ((page, "tournaments-finished-1200.png"),
+                         (phone, "tournaments-finished-390.png")):  # fmt: skip
+        viewer.goto(f"{base_url}/tournaments/")
+        places = viewer.locator(f"#finished-list [data-id='{arena}'] .mini-podium li")
+        expect(places).to_have_text([f"{winner} 3 pts", f"{second} 1 pt"])
+        expect(places.locator(".mini-points")).to_have_text(["3 pts", "1 pt"])
+        viewer.locator(f"#finished-list [data-id='{arena}']").scroll_into_view_if_needed()
+        shoot(viewer, name)
+
+
+def test_an_arena_ending_while_its_page_is_open_stops_looking_live(
+    open_page, base_url, server_database
+):
+    """When the page's clock passes the arena's end, "● live" and the buttons go and the clock
+    says when it finished, before the server's `finished` comes (the page's clock is moved, not
+    waited for)."""
+    arena = running_arena(server_database, f"Ending Arena {uuid.uuid4().hex[:4]}")
+    page = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    from_address(page, "203.0.113.85")
+    sign_up(page, base_url, unique("te"))
+    page.clock.install(time=datetime.now(UTC))
+    page.goto(f"{base_url}/tournaments/{arena}/")
+    expect(page.locator("#connection")).to_have_text("● live")
+    expect(page.locator("#arena-clock")).to_have_text(re.compile(r"^Ends in 2\d:\d\d$"))
+    expect(page.locator("#join-button")).to_be_visible()
+
+    page.clock.fast_forward("30:00")
+    expect(page.locator("#arena-clock")).to_have_text(re.compile(r"^Finished · "))
+    expect(page.locator("#connection")).to_be_hidden()
+    expect(page.locator("#join-button")).to_be_hidden()
+    expect(page.locator("#you-line")).to_have_text("You did not play in this arena.")

@@ -1,4 +1,5 @@
-// How the tournament pages write an arena: its board, a countdown, a standing's marks.
+// How the tournament pages write an arena: its board, a countdown, its end, a standing's marks.
+import { timeElement } from "../core/elements.js";
 import { presetLabel } from "../core/format.js";
 
 /** "Expert · no guessing · 30 min" */
@@ -20,11 +21,28 @@ export function countdown(iso, now = Date.now()) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+/** Whether an arena is over: the server says so, or its end has passed on this clock. */
+export function isOver(t, now = Date.now()) {
+  return t.status === "finished" || now >= Date.parse(t.ends_at);
+}
+
 /** What the clock line says of an arena now. */
 export function clockText(t, now = Date.now()) {
+  if (isOver(t, now)) return "Finished";
   if (now < Date.parse(t.starts_at)) return `Starts in ${countdown(t.starts_at, now)}`;
-  if (now < Date.parse(t.ends_at)) return `Ends in ${countdown(t.ends_at, now)}`;
-  return "Finished";
+  return `Ends in ${countdown(t.ends_at, now)}`;
+}
+
+/** An arena page's clock line: its countdown, or once over "Finished · <when it ended>"
+ * (drawn once, not every second: it no longer moves). */
+export function showClock(element, t, now = Date.now()) {
+  if (!isOver(t, now)) {
+    element.dataset.phase = "counting";
+    element.textContent = clockText(t, now);
+  } else if (element.dataset.phase !== "finished") {
+    element.dataset.phase = "finished";
+    element.replaceChildren(`${clockText(t, now)} · `, timeElement(t.ends_at, true));
+  }
 }
 
 /** The fire mark of a player on fire (its next win counts double). */

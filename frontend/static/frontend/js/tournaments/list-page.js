@@ -45,7 +45,10 @@ async function podiumOf(li, t) {
     for (const entry of state.podium ?? []) {
       const place = document.createElement("li");
       place.className = `place-${entry.rank}`;
-      place.append(playerLink(entry.name), ` ${entry.points}`);
+      const points = document.createElement("span");
+      points.className = "mini-points";
+      points.textContent = counted(entry.points, "pt");
+      place.append(playerLink(entry.name), " ", points);
       podium.append(place);
     }
     if (!podium.children.length) podium.textContent = "Nobody played.";

@@ -1,10 +1,11 @@
 // The standings table of an arena: rank, name (a fire mark when on fire, "withdrawn" when out),
-// points, races, wins, berserk wins; the viewer's own row marked.
+// points, races, wins, berserk wins; the viewer's own row marked. A finished arena's rows carry
+// no fire mark: "on fire" promises a next win that counts double, and there is none.
 import { playerLink, tableCell } from "../core/elements.js";
 import { counted } from "../core/format.js";
 import { fireMark } from "./format.js";
 
-function row(entry, me) {
+function row(entry, me, live) {
   const tr = document.createElement("tr");
   tr.dataset.name = entry.name;
   tr.dataset.rank = entry.rank;
@@ -12,7 +13,7 @@ function row(entry, me) {
   if (me && entry.name === me) tr.classList.add("you-row");
   if (entry.withdrawn) tr.classList.add("withdrawn");
   const name = [playerLink(entry.name)];
-  if (entry.fire) name.push(" ", fireMark(entry));
+  if (entry.fire && live) name.push(" ", fireMark(entry));
   if (entry.withdrawn) {
     const out = document.createElement("span");
     out.className = "badge";
@@ -30,9 +31,9 @@ function row(entry, me) {
   return tr;
 }
 
-/** Draw the rows (the first 100) into the table body. */
-export function showStandings(body, rows, me) {
-  body.replaceChildren(...rows.map((entry) => row(entry, me)));
+/** Draw the rows (the first 100) into the table body; `live` false once the arena is over. */
+export function showStandings(body, rows, me, { live = true } = {}) {
+  body.replaceChildren(...rows.map((entry) => row(entry, me, live)));
 }
 
 /** The podium: the first three, biggest in the middle on a wide screen. */

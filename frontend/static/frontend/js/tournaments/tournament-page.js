@@ -2,18 +2,24 @@
 // most once a second), your rank, points and streak, the race you are in, the podium at the
 // end. While this page is open a joined player is waiting: `paired` brings its next race
 // (counting down, its resume token), and the page opens it; the race page leads back here.
+// Once the arena is over nothing on the page looks live: the clock says when it finished, the
+// connection line, the buttons and the fire marks go, and the socket closes (the server says
+// nothing more of a finished arena).
 import { counted } from "../core/format.js";
 import { GameSocket, socketUrl } from "../core/socket.js";
 import { setToken } from "../core/storage.js";
 import { getTournament, joinTournament, withdrawTournament } from "./api.js";
-import { arenaFacts, clockText, everySecond, fireMark } from "./format.js";
+import { arenaFacts, everySecond, fireMark, isOver, showClock } from "./format.js";
 import { showPodium, showStandings } from "./standings.js";
 
 const $ = (id) => document.getElementById(id);
 const page = $("tournament");
 const id = page.dataset.tournamentId;
 const loggedIn = page.dataset.loggedIn === "1";
-const view = { tournament: null, you: null, rows: [] };
+const view = { tournament: null, you: null, rows: [], connection: "connecting" };
+
+/** Whether the arena shown is over (false before its state arrives). */
+const over = () => Boolean(view.tournament && isOver(view.tournament));
 
 function showSummary(t) {
   $("arena-name").textContent = t.name;
@@ -25,32 +31,32 @@ function showSummary(t) {
 function showYou() {
   const you = view.you;
   const t = view.tournament;
-  const over = t && Date.now() >= Date.parse(t.ends_at);
+  const ended = over();
   const line = $("you-line");
-  if (!loggedIn) {
-    line.textContent = "Log in to play: guests may watch.";
+  if (!you && (ended || loggedIn)) {
+    line.textContent = ended ? "You did not play in this arena." : "You have not joined yet.";
   } else if (!you) {
-    line.textContent = over ? "You did not play in this arena." : "You have not joined yet.";
+    line.textContent = "Log in to play: guests may watch.";
   } else {
     const parts = [`You: #${you.rank}`, counted(you.points, "pt"), counted(you.races, "race")];
-    if (you.streak) parts.push(`streak ${you.streak}`);
+    if (you.streak && !ended) parts.push(`streak ${you.streak}`);
     line.textContent = parts.join(" · ");
-    if (you.fire) line.append(" ", fireMark(you));
+    if (you.fire && !ended) line.append(" ", fireMark(you));
   }
   const join = $("join-button");
   const withdraw = $("withdraw-button");
   if (join) {
-    join.hidden = over || (you && !you.withdrawn);
+    join.hidden = ended || (you && !you.withdrawn);
     join.textContent = you?.withdrawn ? "Join again" : "Join";
-    withdraw.hidden = over || !you || you.withdrawn;
+    withdraw.hidden = ended || !you || you.withdrawn;
   }
   const login = $("login-to-join");
-  if (login) login.hidden = over;
+  if (login) login.hidden = ended;
   const race = $("you-race");
-  if (you?.game && !over) {
+  if (you?.game && !ended) {
     race.hidden = false;
     race.replaceChildren("Your race: ", raceLink(you.game, "open it"));
-  } else if (you && !you.withdrawn && !over) {
+  } else if (you && !you.withdrawn && !ended) {
     race.hidden = false;
     race.textContent = Date.now() < Date.parse(t.starts_at)
       ? "You will be paired as soon as the arena starts; keep this page open."
@@ -71,7 +77,7 @@ function raceLink(gameId, text) {
 function showRows(rows, players) {
   view.rows = rows;
   const me = view.you?.name ?? null;
-  showStandings($("standings-body"), rows, me);
+  showStandings($("standings-body"), rows, me, { live: !over() });
   $("standings-empty").hidden = rows.length > 0;
   if (players !== undefined) {
     $("players-count").textContent = `· ${counted(players, "player")}`;
@@ -87,15 +93,39 @@ function showFinished(podium) {
   showYou();
 }
 
+/** The connection line ("● live", "reconnecting…"): shown only while the arena is not over,
+ * so a finished one never flashes "● live" before its state arrives. */
+function showConnection() {
+  const line = $("connection");
+  line.dataset.state = view.connection;
+  line.textContent = view.connection === "open" ? "● live" : `${view.connection}…`;
+  line.hidden = !view.tournament || over();
+}
+
+/** Everything that reads differently once the arena is over, drawn again as the end passes. */
+function showPhase(now = Date.now()) {
+  const t = view.tournament;
+  if (!t) return;
+  const clock = $("arena-clock");
+  const wasOver = clock.dataset.phase === "finished";
+  showClock(clock, t, now);
+  if (isOver(t, now) && !wasOver) {
+    showConnection();
+    showRows(view.rows);
+  }
+}
+
 /** The whole state, from the HTTP API (first paint) or the socket's welcome. */
 function showState(state, you) {
   view.tournament = state;
   view.you = you;
   $("arena-status").hidden = true;
   showSummary(state);
-  $("arena-clock").textContent = clockText(state);
   showRows(state.standings, state.players);
+  showPhase();
+  showConnection();
   if (state.podium) showFinished(state.podium);
+  if (state.status === "finished") socket.close(); // the state is final: nothing more comes
 }
 
 function onMessage(message) {
@@ -113,7 +143,13 @@ function onMessage(message) {
     $("you-race").replaceChildren("Opponent found! Opening your race… ", raceLink(game.id, "open it"));
     window.location.assign(raceLink(game.id, "").href);
   } else if (message.type === "finished") {
+    view.tournament = { ...view.tournament, status: "finished" };
     showFinished(message.podium);
+    showPhase();
+    // The last standings may still be on their way: read the final state once, then close.
+    getTournament(id)
+      .then((state) => showState(state, state.you))
+      .catch(() => socket.close());
   } else if (message.type === "error") {
     showError(message.message);
   }
@@ -129,9 +165,8 @@ const socket = new GameSocket(socketUrl(`/ws/tournaments/${encodeURIComponent(id
   onOpen: () => socket.send({ type: "hello" }),
   onMessage,
   onStatus: (state) => {
-    const line = $("connection");
-    line.dataset.state = state;
-    line.textContent = state === "open" ? "● live" : `${state}…`;
+    view.connection = state;
+    showConnection();
   },
 });
 let welcomed = false;
@@ -164,6 +199,4 @@ async function act(call) {
 $("join-button")?.addEventListener("click", () => act(joinTournament));
 $("withdraw-button")?.addEventListener("click", () => act(withdrawTournament));
 
-everySecond((now) => {
-  if (view.tournament) $("arena-clock").textContent = clockText(view.tournament, now);
-});
+everySecond(showPhase);
