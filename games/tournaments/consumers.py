@@ -43,7 +43,7 @@ SCHEDULE_EVERY_PASSES = 60
 PUSH_EVERY_S = 1.0  # standings go out at most this often (PROTOCOL.md 7)
 LOTS_AT_ONCE = 2  # transactions of races a worker's pass makes side by side (SQLite queues them)
 _watchers: dict[str, set[TournamentConsumer]] = {}  # this worker's connections by tournament
-_pushed: dict[str, Any] = {}  # the standings fingerprint each tournament was last pushed at
+_pushed: dict[str, Any] = {}  # the standings fingerprint last pushed, or first welcomed, here
 _passes = [0]
 _here: dict[str, TournamentConsumer] = {}  # this worker's connections by channel name
 _starts: dict[str, float] = {}  # upcoming tournaments' starts (epoch s) this worker watches
@@ -166,13 +166,10 @@ async def push_standings(tournament_id: str) -> None:
     """`standings` to this worker's connections, at most once a pass, when anything changed."""
     mark = await db(selectors.fingerprint)(tournament_id=tournament_id)
     if _pushed.get(tournament_id) == mark:
-        return
-    first = tournament_id not in _pushed
-    if not first and time.monotonic() - _pushed_at.get(tournament_id, 0.0) < PUSH_EVERY_S:
+        return  # what the last push, or the oldest welcome here since, showed
+    if time.monotonic() - _pushed_at.get(tournament_id, 0.0) < PUSH_EVERY_S:
         return  # a pass that came early (the one before ran long): the next one pushes
     _pushed[tournament_id] = mark
-    if first:
-        return  # every connection here had the standings in its welcome
     _pushed_at[tournament_id] = time.monotonic()
     frame = {
         "type": "standings",
@@ -292,9 +289,14 @@ class TournamentConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
                 channel=self.channel_name, tournament_id=self.tournament_id, user=user,
                 address=self.address,
             )  # fmt: skip
+        # Read before the welcome's standings: a change in between is pushed (a repeat at worst).
+        mark = await db(selectors.fingerprint)(tournament_id=self.tournament_id)
         state = await db(selectors.welcome_state)(tournament_id=self.tournament_id, user=user)
         you = state.pop("you")
         await self.send_frame({"type": "welcome", "tournament": state, "you": you, "re": re})
+        # The first welcome here is the standings this worker's connections hold: the next
+        # change is pushed, even one made before this worker's first pass (push_standings).
+        _pushed.setdefault(self.tournament_id, mark)
         _watchers.setdefault(self.tournament_id, set()).add(self)
         _here[self.channel_name] = self
         if state["status"] == "upcoming":

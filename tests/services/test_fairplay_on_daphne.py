@@ -18,7 +18,9 @@ is reported (xfail with its figures) instead of passing unseen:
   median absolute deviation over the median of the server's intervals, which stalls do not
   move (real players: 0.31 to 0.69).
 Any other miss fails the test: at 20 and 50 ms a click, `reaction` or `pace` must flag every
-win of 30 moves or more.
+win of 30 moves or more, if the program kept that pace (the median of its intervals on its own
+clock; in CI, on a machine loaded enough, a 50 ms program once kept only 101 ms, and is judged
+as the 100 ms one it was).
 """
 
 from __future__ import annotations
@@ -93,13 +95,21 @@ def own_variation(played: Played) -> float:
     return statistics.pstdev(gaps) / statistics.fmean(gaps)
 
 
-def known_gap(preset: str, pace: int, timing: dict, bbbv_per_s: float) -> str | None:
-    """Which known gap an unflagged program's win is in (module docstring), or None."""
+def own_median_ms(played: Played) -> float:
+    """The program's median interval on its own clock: its pace as it could keep it."""
+    return 1000 * statistics.median(b - a for a, b in itertools.pairwise(played.sent_s))
+
+
+def known_gap(preset: str, pace: float, timing: dict, bbbv_per_s: float) -> str | None:
+    """Which known gap an unflagged program's win is in (module docstring), or None. `pace`
+    is the slower of the pace asked for and the one the program kept (a machine loaded enough
+    turns a 50 ms program into a 100 ms one, whose gap it then is in); one that kept under
+    `reaction`'s 80 ms is in no gap."""
     if bbbv_per_s > PACE_CEILING[preset]:
         return None
     if timing["effective_moves"] < MIN_MOVES:
         return "too few moves"
-    if pace < 100:
+    if pace < REACTION_MS:
         return None
     if timing["median_ms"] >= REACTION_MS and timing["variation"] >= METRONOME:
         return "between the signals"
@@ -132,11 +142,13 @@ class Verdicts:
         (over,) = [f for f in played.frames if f["type"] == "game_over"]
         (result,) = [r for r in over["results"] if r["player"] == played.player_id]
         figures = (f"{label}: {result['bbbv_per_s']:.2f} 3BV/s, signals {signals}, timing "
-                   f"{timing}, own variation {own_variation(played):.3f}")  # fmt: skip
+                   f"{timing}, own variation {own_variation(played):.3f}, "
+                   f"own median {own_median_ms(played):.0f} ms")  # fmt: skip
         print(figures)
         assert played.status == "won" and result["status"] == "won"
         if not signals:
-            gap = known_gap(preset, pace, timing, result["bbbv_per_s"])
+            kept = max(pace, own_median_ms(played))
+            gap = known_gap(preset, kept, timing, result["bbbv_per_s"])
             assert gap is not None, f"a program passed the screen: {figures}"
             spread = robust_spread(self.postgres_url, played.player_id)
             self.gaps.append(f"{gap}: {figures}, server MAD/median {spread:.3f}")

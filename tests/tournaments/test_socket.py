@@ -6,12 +6,15 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client as HttpClient
 from django.utils import timezone
 
 from config.asgi import application
-from games.tournaments import services
+from games.models import Game
+from games.races import timers
+from games.tournaments import consumers, services
 from games.tournaments.models import Entry, Tournament, Waiter
 from tests.play.helpers import ORIGIN, Client
 from tests.tournaments.arena import account, arena
@@ -82,7 +85,10 @@ async def test_an_unknown_tournament_refuses_the_handshake():
     assert not connected
 
 
-async def test_two_waiting_players_are_paired_and_race_with_berserk_then_standings_move():
+async def test_two_waiting_players_are_paired_and_race_with_berserk_then_standings_move(settings):
+    # Berserk is taken during the countdown: one no machine's load can end before the racers
+    # connect (400 ms once did, in CI), which the test then ends itself, as a timer would.
+    settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 60_000}
     tournament = await database_sync_to_async(arena)()
     cookies = [
         await database_sync_to_async(joined_cookie)(tournament.id, n) for n in ("ann", "bea")
@@ -108,6 +114,10 @@ async def test_two_waiting_players_are_paired_and_race_with_berserk_then_standin
     assert answer == {"type": "berserk", "player": me, "re": answer["re"]}
     while (await racers["bea"].recv(timeout=5))["type"] != "berserk":
         pass
+    await database_sync_to_async(Game.objects.filter(pk=game["id"]).update)(
+        starts_at=timezone.now()
+    )
+    await timers.tick(game["id"])
     while (await racers["ann"].recv(timeout=5))["type"] != "started":
         pass
     start = game["start"]
@@ -119,6 +129,8 @@ async def test_two_waiting_players_are_paired_and_race_with_berserk_then_standin
     await racers["bea"].request({"type": "resign"})
     await racers["ann"].request({"type": "resign"})
     standings = await ann.until("standings")
+    while not any(row["races"] for row in standings["standings"]):  # pushed before the scoring
+        standings = await ann.until("standings")
     assert standings["players"] == 2
     assert [(r["name"], r["points"]) for r in standings["standings"]] == [("ann", 3), ("bea", 0)]
     assert standings["standings"][0]["berserk_wins"] == 1
@@ -126,6 +138,20 @@ async def test_two_waiting_players_are_paired_and_race_with_berserk_then_standin
         await socket.ws.disconnect()
     for racer in racers.values():
         await racer.close()
+
+
+async def test_a_change_before_the_first_pass_is_pushed(settings):
+    """The welcome's standings are what the first pass compares with: a player who joins
+    between a watcher's welcome and its worker's first pass is pushed, not taken as seen."""
+    settings.MINERACE = {**settings.MINERACE, "ARENA_PASS_S": 0}  # the test runs the pass
+    tournament = await database_sync_to_async(arena)()
+    guest = await Watching(tournament.id).connect()
+    assert (await guest.request({"type": "hello"}))["tournament"]["standings"] == []
+    await database_sync_to_async(joined_cookie)(tournament.id, "ann")
+    await consumers.arena_pass(get_channel_layer())
+    standings = await guest.until("standings")
+    assert [r["name"] for r in standings["standings"]] == ["ann"]
+    await guest.ws.disconnect()
 
 
 async def test_the_end_sends_finished_with_the_podium_and_pairs_nobody():
