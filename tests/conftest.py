@@ -111,3 +111,12 @@ def fresh_move_caches():
     yield
     player_states.clear()
     running_games.clear()
+
+
+@pytest.fixture
+def clear_of_midnight() -> None:
+    """For a test that reads the UTC day (daily challenges, seasons): it does not start within
+    a few minutes of midnight, so the day cannot change under it (tests/support/midnight)."""
+    from tests.support.midnight import wait_for_midnight_if_close
+
+    wait_for_midnight_if_close()

@@ -278,6 +278,7 @@ def daily_counts(monkeypatch):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("clear_of_midnight")  # it reads today's board
 def test_a_bot_accounts_daily_run_never_counts(daily_counts):
     http, bot = bot_account()
     people, ada = person("Ada")
@@ -294,6 +295,7 @@ def test_a_bot_accounts_daily_run_never_counts(daily_counts):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("clear_of_midnight")  # it reads today's board
 def test_a_run_counted_before_the_upgrade_is_left_out_once_played_as_a_bot(daily_counts):
     """An account may start its counted run, turn into a bot (it has played nothing yet),
     then play the run: its player is a bot's, and the day's leaderboard leaves it out."""

@@ -12,7 +12,8 @@ from tests.browser.daily_support import establish, open_daily, run_board, shoot,
 from tests.browser.race_support import game_id_of, sign_up, unique
 from tests.browser.support import PHONE, board_states, cell, expect, wait_changed, wait_ready
 
-pytestmark = pytest.mark.browser
+# The test and its server each read the UTC day: midnight must not fall between.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("clear_of_midnight")]
 
 DESKTOP = {"width": 1200, "height": 900}
 

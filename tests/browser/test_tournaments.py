@@ -28,11 +28,13 @@ def stamp(moment: datetime) -> str:
     return moment.replace(tzinfo=None).isoformat(sep=" ")
 
 
-def write_arena(database, name: str, *, starts_in: timedelta, minutes: int = 30) -> str:
-    """A beginner arena starting `starts_in` from now (negative: it started), written where the
-    server reads."""
+def write_arena(
+    database, name: str, *, starts_in: timedelta, minutes: int = 30, now: datetime | None = None
+) -> str:
+    """A beginner arena starting `starts_in` from `now` (by default the moment it is written;
+    negative: it started), written where the server reads."""
     tournament_id = uuid.uuid4().hex[:12]
-    now = datetime.now(UTC)
+    now = now or datetime.now(UTC)
     starts_at = now + starts_in
     with closing(sqlite3.connect(database)) as connection, connection:
         connection.execute(
@@ -142,7 +144,6 @@ def test_counts_of_one_are_singular_and_cards_show_their_clock_at_once(
     an arena's card says when it starts or ends as soon as it is drawn, not a second later."""
     name = unique("tc")
     running = running_arena(server_database, f"Card Arena {uuid.uuid4().hex[:4]}")
-    upcoming = write_arena(server_database, "Later Arena", starts_in=timedelta(hours=2))
     finished = write_arena(server_database, "Done Arena", starts_in=timedelta(hours=-2))
     page = open_page()
     sign_up(page, base_url, name)
@@ -159,6 +160,9 @@ def test_counts_of_one_are_singular_and_cards_show_their_clock_at_once(
     # The page's clock stands still: what a card reads is what it was drawn with.
     phone = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
     now = datetime.now(UTC)
+    # Two hours from the page's clock, whatever time the steps above took (a minute of them
+    # on a loaded machine would have made it 1:58).
+    upcoming = write_arena(server_database, "Later Arena", starts_in=timedelta(hours=2), now=now)
     phone.clock.install(time=now)
     phone.clock.pause_at(now + timedelta(seconds=1))
     phone.goto(f"{base_url}/tournaments/")

@@ -20,7 +20,8 @@ from games.moves.service import move_apply
 from games.races import lifecycle, selectors
 from games.ratings.models import Rating
 
-pytestmark = pytest.mark.django_db
+# Each test reads the UTC day, and so does the server it calls: midnight must not fall between.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_of_midnight")]
 
 
 def logged_in(name: str, *, joined_days_ago: int = 2, rated_races: int = 5) -> HttpClient:

@@ -160,6 +160,7 @@ def test_a_marked_account_cannot_seek_and_is_never_paired():
     assert Seeker.objects.filter(channel="c3").count() == 0
 
 
+@pytest.mark.usefixtures("clear_of_midnight")  # before `clock`, which starts at the real now
 def test_a_marked_accounts_daily_runs_are_practice_and_its_counted_run_leaves_the_board(clock):
     cheat, honest = established("cheat"), established("honest")
     for user in (cheat, honest):

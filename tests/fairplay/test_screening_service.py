@@ -205,6 +205,7 @@ def test_a_rated_race_screens_every_account_and_its_rating_change_stands(clock):
     assert change.after > change.before  # the race's rating change stands
 
 
+@pytest.mark.usefixtures("clear_of_midnight")  # before `clock`, which starts at the real now
 def test_a_counted_daily_run_is_screened_and_waits_off_the_days_board(clock):
     gil, hal = established("gil"), established("hal")
     runs = {}

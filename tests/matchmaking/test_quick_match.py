@@ -14,6 +14,7 @@ from games.matchmaking.models import Seeker
 from games.matchmaking.pairing import Candidate, pairs
 from games.models import Game
 from games.presence.models import PlayerPresence
+from tests.fairplay.play import Clock
 from tests.play.helpers import ORIGIN, Client
 from tests.support.held_step import HeldStep
 
@@ -208,6 +209,14 @@ async def test_two_guests_of_one_long_name_are_told_apart_and_nobody_is_held_up(
     assert games[2]["id"] == games[3]["id"] != games[0]["id"]
 
 
+@pytest.fixture
+def still_clock(monkeypatch) -> Clock:
+    """The server's clock stands still until the test moves it: "too early to confirm" is
+    MATCH_CONFIRM_S (0.5 s) after the seek, which a stall of a loaded machine between two
+    statements could pass on the real clock, pairing seeks the test means to be too young."""
+    return Clock(monkeypatch)
+
+
 def seekers(count: int, *, created_s_ago: float = 0) -> list[int]:
     from games.matchmaking import services
 
@@ -220,7 +229,7 @@ def seekers(count: int, *, created_s_ago: float = 0) -> list[int]:
 
 
 @pytest.mark.django_db
-def test_a_seek_is_paired_only_once_its_worker_confirmed_it_after_the_seek(settings):
+def test_a_seek_is_paired_only_once_its_worker_confirmed_it_after_the_seek(settings, still_clock):
     from games.matchmaking import services
 
     settings.MINERACE = {**settings.MINERACE, "MATCH_CONFIRM_S": 0.5, "MATCH_FRESH_S": 3}
@@ -249,7 +258,7 @@ def test_a_seek_whose_worker_stopped_confirming_it_is_not_paired(settings):
 
 
 @pytest.mark.django_db
-def test_a_seeks_own_connection_confirms_it_once_it_is_old_enough(settings):
+def test_a_seeks_own_connection_confirms_it_once_it_is_old_enough(settings, still_clock):
     from games.matchmaking import services
 
     settings.MINERACE = {**settings.MINERACE, "MATCH_CONFIRM_S": 0.5, "MATCH_FRESH_S": 3}

@@ -16,7 +16,16 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.support.servers import REPO_ROOT, fail_if_exited, free_port, port_open, stop_process
+from tests.support.servers import (
+    ADDRESS_IN_USE,
+    PORT_TRIES,
+    REPO_ROOT,
+    fail_if_exited,
+    free_port,
+    listens,
+    port_open,
+    stop_process,
+)
 from tests.support.waiting import wait_until
 
 SITE_CONFIG = REPO_ROOT / "deploy" / "nginx" / "minerace.conf"
@@ -114,27 +123,43 @@ class Nginx:
         binary = nginx_binary()
         if binary is None:
             raise RuntimeError("no nginx here: apt-get install -y nginx")
-        main = self.write_config()
-        command = [binary, "-p", str(self.dir), "-c", str(main), "-e", str(self.dir / "error.log")]
-        checked = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True, timeout=30)
-        if checked.returncode != 0:
-            self.stop()
-            raise RuntimeError(f"nginx refuses the config:\n{checked.stderr}")
-        log = (self.dir / "stdout.log").open("ab")
-        self.process = subprocess.Popen(
-            [*command, "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
-            wait_until(self.answers, message=lambda: f"nginx to listen:\n{self.log_text()}",
-                       timeout=timeout, interval=0.05)  # fmt: skip
-        except Exception:
-            self.stop()
-            raise
-        return self
+        for attempt in range(PORT_TRIES):
+            main = self.write_config()
+            error_log = self.dir / "error.log"
+            command = [binary, "-p", str(self.dir), "-c", str(main), "-e", str(error_log)]
+            checked = subprocess.run(
+                [*command, "-t", "-q"], capture_output=True, text=True, timeout=30
+            )
+            if checked.returncode != 0:
+                self.stop()
+                raise RuntimeError(f"nginx refuses the config:\n{checked.stderr}")
+            logged = len(error_log.read_bytes()) if error_log.exists() else 0
+            with (self.dir / "stdout.log").open("ab") as log:
+                self.process = subprocess.Popen(
+                    [*command, "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT
+                )
+            try:
+                wait_until(self.answers, message=lambda: f"nginx to listen:\n{self.log_text()}",
+                           timeout=timeout, interval=0.05)  # fmt: skip
+            except RuntimeError:
+                said = error_log.read_bytes()[logged:].decode(errors="replace")
+                if attempt + 1 < PORT_TRIES and any(s in said for s in ADDRESS_IN_USE):
+                    self.port = free_port()  # taken before nginx could listen: another one
+                    continue
+                self.stop()
+                raise
+            except Exception:
+                self.stop()
+                raise
+            return self
+        raise AssertionError("unreachable")
 
     def answers(self) -> bool:
+        """Whether this nginx listens (its master holds the socket, not a process that took
+        the port first) and takes connections; an error if it has exited."""
         fail_if_exited("nginx", self.process, self.log_text)
-        return port_open("127.0.0.1", self.port)
+        assert self.process is not None
+        return listens(self.process.pid, self.port) and port_open("127.0.0.1", self.port)
 
     def pids(self) -> list[int]:
         """The master and its worker processes (for CPU accounting)."""

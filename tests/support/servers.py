@@ -36,9 +36,40 @@ DEPLOYED_WEBSOCKET_OPTIONS = (
 
 
 def free_port() -> int:
+    """A port nothing listens on now. Only a hint: the probe lets it go, and another process
+    of this machine may take it before the server meant for it binds it (see `listens`)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+# How many ports a server start tries when the one it was given is taken before it binds it.
+PORT_TRIES = 5
+ADDRESS_IN_USE = ("Address already in use", "Errno 98")
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process `pid` itself holds a listening TCP socket on `port` (Linux's /proc).
+
+    A free port is only free when it was probed: on a machine where other test runs start
+    servers too, another one may bind it first. Its server then answers on that port while
+    ours fails to listen, so "the port answers" alone could take a stranger for our server."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    if not inodes:
+        return False
+    fds = Path(f"/proc/{pid}/fd")
+    with contextlib.suppress(OSError):
+        for fd in fds.iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return True
+    return False
 
 
 def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
@@ -111,26 +142,41 @@ class Daphne:
         return [*command, self.app]
 
     def start(self, timeout: float = 30) -> Daphne:
-        with self.log.open("ab") as log_file:
-            self.process = subprocess.Popen(
-                self.command(), cwd=REPO_ROOT, env=self.env, stdout=log_file,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        try:
-            wait_until(
-                self.answers,
-                message=lambda: f"daphne to answer {self.health_path}:\n{self.log_text()}",
-                timeout=timeout,
-                ignoring=(urllib.error.URLError, ConnectionError, TimeoutError),
-            )
-        except WaitTimeout:
-            self.stop()
-            raise
-        return self
+        """Start the worker and wait until it answers; on another free port if the one it was
+        given was taken before it could listen there (another test run's server, say)."""
+        for attempt in range(PORT_TRIES):
+            logged = len(self.log.read_bytes()) if self.log.exists() else 0
+            with self.log.open("ab") as log_file:
+                self.process = subprocess.Popen(
+                    self.command(), cwd=REPO_ROOT, env=self.env, stdout=log_file,
+                    stderr=subprocess.STDOUT,
+                )  # fmt: skip
+            try:
+                wait_until(
+                    self.answers,
+                    message=lambda: f"daphne to answer {self.health_path}:\n{self.log_text()}",
+                    timeout=timeout,
+                    ignoring=(urllib.error.URLError, ConnectionError, TimeoutError),
+                )
+            except RuntimeError:
+                this_start = self.log.read_bytes()[logged:].decode(errors="replace")
+                if attempt + 1 < PORT_TRIES and any(s in this_start for s in ADDRESS_IN_USE):
+                    self.port = free_port()
+                    continue
+                raise
+            except WaitTimeout:
+                self.stop()
+                raise
+            return self
+        raise AssertionError("unreachable")
 
     def answers(self) -> bool:
-        """Whether the worker answers its health path (an error if it has exited)."""
+        """Whether the worker answers its health path (an error if it has exited). Asked only
+        once this very process listens on the port: whatever else may answer there is not it."""
         fail_if_exited("daphne", self.process, self.log_text)
+        assert self.process is not None
+        if not listens(self.process.pid, self.port):
+            return False
         with urllib.request.urlopen(self.url + self.health_path, timeout=1):
             return True
 
@@ -223,19 +269,37 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisServer:
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-        self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        wait_until(self.answers, message="redis-server to start", timeout=10, interval=0.05)
-        return self
+        """Start (or start again, on the same port) and wait until it takes connections. A
+        first start whose port was taken before it could listen tries another free port."""
+        first = self.process is None
+        log = self.workdir / "redis-server.log"
+        for attempt in range(PORT_TRIES):
+            logged = len(log.read_bytes()) if log.exists() else 0
+            binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+            with log.open("ab") as log_file:
+                self.process = subprocess.Popen(
+                    [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                     "--appendonly", "no", "--dir", str(self.workdir)],
+                    stdout=log_file, stderr=subprocess.STDOUT,
+                )  # fmt: skip
+            try:
+                wait_until(self.answers, message="redis-server to start", timeout=10,
+                           interval=0.05)  # fmt: skip
+            except RuntimeError:
+                said = log.read_bytes()[logged:].decode(errors="replace")
+                if first and attempt + 1 < PORT_TRIES and any(s in said for s in ADDRESS_IN_USE):
+                    self.port = free_port()
+                    continue
+                raise RuntimeError(f"redis-server exited:\n{said}") from None
+            return self
+        raise AssertionError("unreachable")
 
     def answers(self) -> bool:
-        """Whether the server takes connections (an error if it has exited)."""
+        """Whether this server takes connections (an error if it has exited): its own process
+        listens on the port, not another that took the port first."""
         fail_if_exited("redis-server", self.process)
-        return port_open("127.0.0.1", self.port)
+        assert self.process is not None
+        return listens(self.process.pid, self.port) and port_open("127.0.0.1", self.port)
 
     def stop(self) -> None:
         if self.process is not None:
