@@ -49,6 +49,17 @@ def fail_once(monkeypatch, step: str) -> None:
         monkeypatch.setattr(consumers, step, first_call_fails(getattr(consumers, step)))
 
 
+def welcome_and_undo_fail(monkeypatch) -> None:
+    """The next hello fails after its join committed, and taking the join back fails too (the
+    database gone for both): the join stands (games/play/hello_undo.py)."""
+    fail_once(monkeypatch, "welcome_view")
+
+    def undo_fails(**_kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(hello_undo, "player_join_undo", undo_fails)
+
+
 def players_named(game_id: str, name: str) -> int:
     return Player.objects.filter(game_id=game_id, name=name).count()
 
@@ -168,12 +179,7 @@ async def test_a_join_that_cannot_be_undone_stands_and_is_announced(monkeypatch)
     """The database gone for the undo too: the player stays, and everyone hears of it."""
     game_id = await create_game(mode="race", preset="beginner")
     alice, _ = await player(game_id, "alice")
-    fail_once(monkeypatch, "welcome_view")
-
-    def undo_fails(**_kwargs):
-        raise RuntimeError("the database went away")
-
-    monkeypatch.setattr(hello_undo, "player_join_undo", undo_fails)
+    welcome_and_undo_fail(monkeypatch)
     bob = await Client(game_id).connect()
     await internal_answer(bob, HELLO)
     joined = await alice.expect("joined")

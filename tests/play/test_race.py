@@ -1,9 +1,12 @@
 """Races: lifecycle, who may see what, the spectator delay, reconnects, limits and refusals."""
 
 import asyncio
+import contextlib
 import json
 import time
+from collections.abc import Iterator
 from datetime import datetime
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -325,15 +328,10 @@ async def test_lobby_list_and_public_state_of_a_race(client):
     assert [g["id"] for g in listed["games"]] == [game_id]
 
 
-async def test_a_late_countdown_does_not_cut_off_the_start(settings):
-    """A `countdown` that reaches a connection after its clock fired (seen behind nginx on two
-    workers, where a layer event arrived 0.7 s late: the race ran and nobody heard, because it
-    set the start timer again and cut off the tick under way); the tick must still publish
-    `started`. The timer is now kept (tests/races/test_timers.py), and the tick runs to its end
-    whoever cancels it (games/runtime/to_the_end.py)."""
-    settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 300}
-    game_id, (alice, bob), _ = await race()
-    layer = get_channel_layer()
+@contextlib.contextmanager
+def started_held(layer: Any) -> Iterator[tuple[asyncio.Event, asyncio.Event]]:
+    """The layer's publish of `started` waits until released, as behind a slow Redis: yields
+    (set once the tick is publishing it, set by the test to let it go)."""
     publishing, release = asyncio.Event(), asyncio.Event()
     group_send = layer.group_send
 
@@ -343,13 +341,29 @@ async def test_a_late_countdown_does_not_cut_off_the_start(settings):
             await release.wait()  # Redis slow to answer: the tick waits here
         await group_send(group, message)
 
+    layer.group_send = slow_started
+    try:
+        yield publishing, release
+    finally:
+        layer.group_send = group_send
+
+
+async def test_a_late_countdown_does_not_cut_off_the_start(settings):
+    """A `countdown` that reaches a connection after its clock fired (seen behind nginx on two
+    workers, where a layer event arrived 0.7 s late: the race ran and nobody heard, because it
+    set the start timer again and cut off the tick under way); the tick must still publish
+    `started`. The timer is now kept (tests/races/test_timers.py), and the tick runs to its end
+    whoever cancels it (games/runtime/to_the_end.py)."""
+    settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 300}
+    game_id, (alice, bob), _ = await race()
+    layer = get_channel_layer()
+
     async def until(client: Client, kind: str) -> dict:
         while (frame := await client.recv(timeout=3))["type"] != kind:
             assert frame["type"] == "ready", frame
         return frame
 
-    layer.group_send = slow_started
-    try:
+    with started_held(layer) as (publishing, release):
         for client in (alice, bob):
             assert (await client.request({"type": "ready"}))["type"] == "ready"
         countdown = await until(alice, "countdown")
@@ -364,8 +378,6 @@ async def test_a_late_countdown_does_not_cut_off_the_start(settings):
         release.set()
         for client in (alice, bob):
             await until(client, "started")
-    finally:
-        layer.group_send = group_send
     await alice.close()
     await bob.close()
 
@@ -379,17 +391,7 @@ async def test_racers_leaving_during_the_start_do_not_cut_it_off(settings):
     layer = get_channel_layer()
     listener = await layer.new_channel()
     await layer.group_add(f"game.{game_id}", listener)
-    publishing, release = asyncio.Event(), asyncio.Event()
-    group_send = layer.group_send
-
-    async def slow_started(group: str, message: dict) -> None:
-        if message.get("kind") == "started":
-            publishing.set()
-            await release.wait()  # Redis slow to answer: the tick waits here
-        await group_send(group, message)
-
-    layer.group_send = slow_started
-    try:
+    with started_held(layer) as (publishing, release):
         for client in (alice, bob):
             assert (await client.request({"type": "ready"}))["type"] == "ready"
         await asyncio.wait_for(publishing.wait(), 5)
@@ -400,5 +402,3 @@ async def test_racers_leaving_during_the_start_do_not_cut_it_off(settings):
         while not kinds or kinds[-1] != "started":
             kinds.append((await asyncio.wait_for(layer.receive(listener), 5))["kind"])
         assert set(kinds) <= {"ready", "countdown", "started"}, kinds
-    finally:
-        layer.group_send = group_send

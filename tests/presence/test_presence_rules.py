@@ -11,7 +11,6 @@ from django.utils import timezone
 from games.bots.levels import LEVELS
 from games.edge.validation import game_spec
 from games.models import Game, Player
-from games.play import hello_undo
 from games.play import presence_pass as pass_module
 from games.play.presence_pass import leases_trusted, presence_pass
 from games.presence import services as presence
@@ -19,7 +18,7 @@ from games.presence.models import Connection, PlayerPresence, Role
 from games.races import lifecycle, selectors
 from tests.play.helpers import Client, create_game, player, spectator
 from tests.play.race_helpers import race, start
-from tests.play.test_hello_retry import fail_once
+from tests.play.test_hello_retry import welcome_and_undo_fail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -348,12 +347,7 @@ async def test_a_joined_player_no_connection_ever_held_leaves_the_lobby_after_lo
     its join (PROTOCOL.md 2.1), and leaves its lobby LOBBY_IDLE_S later, freeing its seat."""
     game_id = await create_game(mode="race", preset="beginner", max_players=2)
     alice, _ = await player(game_id, "alice")
-    fail_once(monkeypatch, "welcome_view")
-
-    def undo_fails(**_kwargs):
-        raise RuntimeError("the database went away")
-
-    monkeypatch.setattr(hello_undo, "player_join_undo", undo_fails)
+    welcome_and_undo_fail(monkeypatch)
     ghost = await Client(game_id).connect()
     error = await ghost.request({"type": "hello", "role": "player", "name": "bob"})
     assert (error["type"], error["code"]) == ("error", "internal"), error
