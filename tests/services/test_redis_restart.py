@@ -17,6 +17,7 @@ from tests.services.racing import (
     watch,
 )
 from tests.support.waiting import async_wait_until
+from tests.support.wsclient import WsClient
 
 pytestmark = pytest.mark.services
 
@@ -82,6 +83,13 @@ async def test_redis_restart_mid_race(postgres, private_redis, tmp_path):
         cluster.stop()
 
 
+async def until_seen(client: WsClient, kind: str, player: str, seq: int) -> None:
+    """Until `client` has a `kind` frame of that player's move, among the frames it read while
+    waiting for an answer too (WsClient.request keeps them)."""
+    while not any((f["player"], f["seq"]) == (player, seq) for f in client.of_type(kind)):
+        await client.recv(timeout=15)
+
+
 async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
     postgres, private_redis, tmp_path
 ):
@@ -130,8 +138,9 @@ async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
         # before them.
         second = await alice.request({"type": "flag", "x": 1, "y": 0})
         first_of_bob = await bob.request({"type": "flag", "x": 0, "y": 0})
-        assert (await alice.until("progress", timeout=15))["seq"] == first_of_bob["seq"] == 1
-        assert (await bob.until("progress", timeout=15))["seq"] == second["seq"] == 2
+        assert (second["seq"], first_of_bob["seq"]) == (2, 1)
+        await until_seen(alice, "progress", first_of_bob["player"], 1)
+        await until_seen(bob, "progress", wa["you"], 2)  # perhaps before its own answer
         seen = set()
         while seen != {(wa["you"], 2), (first_of_bob["player"], 1)}:
             cells = await watcher.until("cells", timeout=15)
