@@ -5,14 +5,16 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils import timezone
 
 from games.models import Game, Move, Player
+from games.races import timers
 from tests.play.helpers import Client, cell_map, create_game, spectator
 from tests.play.race_helpers import SEED, race, race_board, solve, start
 from tests.support.waiting import async_wait_until
@@ -222,10 +224,16 @@ async def test_two_connections_sending_at_once_never_double_apply():
 
 
 async def test_the_time_limit_ends_the_race_with_dnf(settings):
-    settings.MINERACE = {**settings.MINERACE, "RACE_TIME_LIMIT_S": 1}
-    _game_id, (alice, bob), (_wa, _wb) = await race()
+    # The limit is reached by moving the start back, then the clock's tick runs as the
+    # connections' timer would: on the real clock, a 1 s limit had to outlast the reveal.
+    settings.MINERACE = {**settings.MINERACE, "RACE_TIME_LIMIT_S": 60}
+    game_id, (alice, bob), (_wa, _wb) = await race()
     await start([alice, bob])
     await alice.request({"type": "reveal", "x": 4, "y": 2})
+    await database_sync_to_async(Game.objects.filter(pk=game_id).update)(
+        started_at=timezone.now() - timedelta(seconds=61)
+    )
+    await timers.tick(game_id)
     frames = [await bob.recv(timeout=3) for _ in range(5)]
     kinds = [f["type"] for f in frames]
     assert kinds == ["progress", "finished", "finished", "decided", "game_over"]
