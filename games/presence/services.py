@@ -202,7 +202,8 @@ def _never_came(now: datetime, statuses: tuple[str, ...]) -> list[str]:
     their join, with no presence row for the rule above to find (a connection makes the row).
     Only a hello whose welcome failed and whose undo failed too leaves one behind
     (games/play/hello_undo.py); it never got its token, so it would hold its seat for ever.
-    A house bot has no connection either: its worker's driver plays it."""
+    A house bot has no connection either: its worker's driver plays it. The public state
+    shows them offline since their join, by the same rule (selectors.never_held)."""
     limit = absence_limit(GameStatus.LOBBY, statuses[0])
     held = Connection.objects.filter(player_id__isnull=False).values("player_id")
     never = Player.objects.filter(

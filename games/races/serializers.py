@@ -140,12 +140,15 @@ def reveal_secrets(game: Game) -> dict[str, Any]:
 
 
 def game_public(
-    game: Game, players: list[Player], presence: dict[str, dict[str, Any]] | None = None
+    game: Game,
+    players: list[Player],
+    presence: dict[str, dict[str, Any]] | None = None,
+    connecting: str | None = None,
 ) -> dict[str, Any]:
     """`GET /api/games/<id>/`: the public state of a game (`presence`: presence_of's view,
-    when the caller has it already)."""
+    when the caller has it already; `connecting`: the player whose hello it answers)."""
     if presence is None:
-        presence = presence_of(game=game, players=players)
+        presence = presence_of(game=game, players=players, connecting=connecting)
     state: dict[str, Any] = {
         "id": game.id,
         "mode": game.mode,

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import Client as HttpClient
 from django.utils import timezone
 
 from games.bots.levels import LEVELS
@@ -16,6 +17,7 @@ from games.play.presence_pass import leases_trusted, presence_pass
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
 from games.races import lifecycle, selectors
+from games.timefmt import iso
 from tests.play.helpers import Client, create_game, player, spectator
 from tests.play.race_helpers import race, start
 from tests.play.test_hello_retry import welcome_and_undo_fail
@@ -374,6 +376,53 @@ async def test_a_joined_player_no_connection_ever_held_leaves_the_lobby_after_lo
         await client.close()
 
 
+@database_sync_to_async
+def public_players(game_id: str) -> dict[str, dict]:
+    """`GET /api/games/<id>/`'s players, by id."""
+    state = HttpClient().get(f"/api/games/{game_id}/").json()
+    return {p["id"]: p for p in state["players"]}
+
+
+@database_sync_to_async
+def joined_at(player_id: str) -> datetime:
+    return Player.objects.get(pk=player_id).joined_at
+
+
+async def test_a_player_no_connection_ever_held_shows_offline_until_its_drop(monkeypatch):
+    """Such a player (as above) is offline since its join, and the public state says so: in
+    `GET /api/games/<id>/` and in every later welcome, `online: false` and `drop_at` its join
+    plus LOBBY_IDLE_S, the moment the presence pass drops it. The player whose own hello is
+    being answered is not one of them (its connection is counted as its welcome goes out)."""
+    game_id = await create_game(mode="race", preset="beginner", max_players=3)
+    alice, _ = await player(game_id, "alice")
+    welcome_and_undo_fail(monkeypatch)
+    ghost = await Client(game_id).connect()
+    error = await ghost.request({"type": "hello", "role": "player", "name": "bob"})
+    assert (error["type"], error["code"]) == ("error", "internal"), error
+    await ghost.close()
+    bob_id = (await alice.expect("joined"))["player"]["id"]
+    drop = iso(await joined_at(bob_id) + timedelta(seconds=15))
+
+    shown = await public_players(game_id)
+    assert (shown[bob_id]["online"], shown[bob_id]["drop_at"]) == (False, drop)
+    cleo, welcome = await player(game_id, "cleo")
+    shown = {p["id"]: p for p in welcome["game"]["players"]}
+    assert (shown[bob_id]["online"], shown[bob_id]["drop_at"]) == (False, drop)
+    cleo_id = welcome["you"]
+    assert shown[cleo_id]["online"] is None  # its own hello: not offline since its join
+    viewer, welcome = await spectator(game_id)
+    shown = {p["id"]: p for p in welcome["game"]["players"]}
+    assert (shown[bob_id]["online"], shown[bob_id]["drop_at"]) == (False, drop)
+    assert shown[cleo_id]["online"] is True  # now counted
+
+    assert (await alice.expect("joined"))["player"]["id"] == cleo_id
+    await joined_ago(bob_id, 16)
+    await presence_pass()
+    assert (await alice.expect("left"))["player"] == bob_id
+    for client in (alice, cleo, viewer):
+        await client.close()
+
+
 async def test_a_house_bot_no_connection_holds_stays_in_its_lobby():
     """A house bot's player never has a connection (its worker's driver plays it): it is not
     dropped for that, however long its person takes to come."""
@@ -385,5 +434,7 @@ async def test_a_house_bot_no_connection_holds_stays_in_its_lobby():
     await joined_ago(bot_id, 60)
     await presence_pass()
     await alice.nothing_more()
+    bot = (await public_players(game_id))[bot_id]
+    assert (bot["online"], bot["drop_at"]) == (None, None)  # not offline: it needs no connection
     assert await database_sync_to_async(Player.objects.filter(pk=bot_id).exists)()
     await alice.close()
