@@ -178,7 +178,8 @@ def test_counts_of_one_are_singular_and_cards_show_their_clock_at_once(
 def test_a_finished_arena_reads_finished_with_nothing_live(open_page, base_url, server_database):
     """A finished arena's page says when it ended ("Finished · <time>"), never "● live" (its
     socket closes: nothing more comes), offers no join, and marks nobody "on fire" (there is no
-    next win); its podium and the Tournaments page's card read "3 pts", "1 pt"."""
+    next win); its podium and the Tournaments page's card read "3 pts", "1 pt", and the card says
+    when it ended too ("Finished · <time>", no empty line)."""
     arena = write_arena(server_database, f"Over Arena {uuid.uuid4().hex[:4]}",
                         starts_in=timedelta(hours=-2))  # fmt: skip
     winner, second = unique("tw"), unique("ts")
@@ -220,14 +221,21 @@ def test_a_finished_arena_reads_finished_with_nothing_live(open_page, base_url, 
     expect(guest.locator(".fire-mark")).to_have_count(0)
     shoot(guest, "tournament-finished-390.png")
 
-    # The Tournaments page: the finished card's podium with its points' unit.
+    # The Tournaments page: the finished card says when it ended, as the arena's page does (no
+    # empty line in its place), and its podium has its points' unit.
     phone = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
     for viewer, name in ((page, "tournaments-finished-1200.png"),
                          (phone, "tournaments-finished-390.png")):  # fmt: skip
         viewer.goto(f"{base_url}/tournaments/")
-        places = viewer.locator(f"#finished-list [data-id='{arena}'] .mini-podium li")
+        card = viewer.locator(f"#finished-list [data-id='{arena}']")
+        places = card.locator(".mini-podium li")
         expect(places).to_have_text([f"{winner} 3 pts", f"{second} 1 pt"])
         expect(places.locator(".mini-points")).to_have_text(["3 pts", "1 pt"])
+        ended = card.locator(".arena-side")
+        expect(ended).to_have_text(re.compile(r"^Finished · \S.*\d"))
+        expect(ended.locator("time")).to_have_attribute("datetime", ends_at)
+        for side in viewer.locator("#finished-list .arena-side").all():
+            assert side.inner_text().startswith("Finished · "), side.inner_text()
         viewer.locator(f"#finished-list [data-id='{arena}']").scroll_into_view_if_needed()
         shoot(viewer, name)
 

@@ -1,9 +1,9 @@
 // The Tournaments page: arenas running now (with their players), upcoming (with a countdown),
-// finished (with their podiums), and an account's form for its own arena.
+// finished (when they ended, and their podiums), and an account's form for its own arena.
 import { playerLink } from "../core/elements.js";
 import { counted } from "../core/format.js";
 import { createTournament, getTournament, listTournaments } from "./api.js";
-import { arenaFacts, clockText, everySecond } from "./format.js";
+import { arenaFacts, clockText, everySecond, showClock } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 const PODIUMS_SHOWN = 10; // finished arenas whose podium is fetched
@@ -23,9 +23,12 @@ function card(t) {
   facts.textContent = arenaFacts(t);
   const side = document.createElement("p");
   side.className = "arena-side";
-  if (t.status !== "finished") {
-    const clock = document.createElement("span");
-    clock.className = "arena-clock";
+  const clock = document.createElement("span");
+  clock.className = "arena-clock";
+  if (t.status === "finished") {
+    showClock(clock, t); // "Finished · <when it ended>", as on its page; it no longer ticks
+    side.append(clock);
+  } else {
     clock.textContent = clockText(t); // now: left to the next tick, a new card reads "· 3 players"
     clocks.push([clock, t]);
     const players = document.createElement("span");
