@@ -32,8 +32,7 @@ def welcome_view(*, game_id: str, player_id: str | None, spectator: bool) -> dic
     game = game_get(game_id=game_id)
     players = list(game.players.all())
     board = board_of(game)
-    state = serializers.game_public(game, players, connecting=player_id)
-    view: dict[str, Any] = {"game": state, "pending": []}
+    view: dict[str, Any] = {"game": serializers.game_public(game, players), "pending": []}
     view["seqs"] = {p.id: p.moves_count for p in players}
     view["seen"] = dict(view["seqs"])
     if game.status == GameStatus.FINISHED:

@@ -40,31 +40,36 @@ def presence_payload(game: Game, player: Player, online: bool, since: datetime) 
     return {"player": player.id, "online": online, "drop_at": iso(moment)}
 
 
-def presence_of(
-    *, game: Game, players: list[Player], connecting: str | None = None
-) -> dict[str, dict[str, Any]]:
+def presence_of(*, game: Game, players: list[Player]) -> dict[str, dict[str, Any]]:
     """Per race player: online (as last announced; null before its first hello) and drop_at.
     A lobby racer no connection ever held is offline since its join, as the presence pass
-    counts it (services._never_came); `connecting` is the player whose hello is being answered:
-    its connection is counted right after, so it is not one of those."""
+    counts it (services._never_came)."""
     if game.mode != "race":
         return {}
     rows = PlayerPresence.objects.filter(player__in=players)
     seen = {r.player_id: (r.online, r.since) for r in rows}
-    unseen = [p for p in players if p.id not in seen and p.id != connecting]
-    for player in never_held(game=game, players=unseen):
+    for player in never_held(game=game, players=[p for p in players if p.id not in seen]):
         seen[player.id] = (False, player.joined_at)
     return presence_view(game, players, seen)
 
 
+# A hello's connection is counted moments after its join commits: until this has passed, a
+# player without one is still arriving (its own welcome, a GET in between), not stranded.
+ARRIVING = timedelta(seconds=5)
+
+
 def never_held(*, game: Game, players: list[Player]) -> list[Player]:
     """Of these players without a presence row, the lobby racers no connection has held since
-    they joined: offline since their join (PROTOCOL.md 2.1), dropped LOBBY_IDLE_S after it.
-    The same rule as services._never_came; a house bot is played without a connection."""
+    they joined (longer ago than ARRIVING): offline since their join (PROTOCOL.md 2.1), dropped
+    LOBBY_IDLE_S after it. The same rule as services._never_came; a house bot is played without
+    a connection."""
     if game.status != GameStatus.LOBBY:
         return []
     lobby = (PlayerStatus.JOINED, PlayerStatus.READY)
-    candidates = [p for p in players if not p.is_bot and p.status in lobby]
+    arrived = timezone.now() - ARRIVING
+    candidates = [
+        p for p in players if not p.is_bot and p.status in lobby and p.joined_at <= arrived
+    ]
     if not candidates:
         return []
     held = Connection.objects.filter(player_id__in=[p.id for p in candidates])

@@ -140,15 +140,12 @@ def reveal_secrets(game: Game) -> dict[str, Any]:
 
 
 def game_public(
-    game: Game,
-    players: list[Player],
-    presence: dict[str, dict[str, Any]] | None = None,
-    connecting: str | None = None,
+    game: Game, players: list[Player], presence: dict[str, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """`GET /api/games/<id>/`: the public state of a game (`presence`: presence_of's view,
-    when the caller has it already; `connecting`: the player whose hello it answers)."""
+    when the caller has it already)."""
     if presence is None:
-        presence = presence_of(game=game, players=players, connecting=connecting)
+        presence = presence_of(game=game, players=players)
     state: dict[str, Any] = {
         "id": game.id,
         "mode": game.mode,

@@ -391,8 +391,9 @@ def joined_at(player_id: str) -> datetime:
 async def test_a_player_no_connection_ever_held_shows_offline_until_its_drop(monkeypatch):
     """Such a player (as above) is offline since its join, and the public state says so: in
     `GET /api/games/<id>/` and in every later welcome, `online: false` and `drop_at` its join
-    plus LOBBY_IDLE_S, the moment the presence pass drops it. The player whose own hello is
-    being answered is not one of them (its connection is counted as its welcome goes out)."""
+    plus LOBBY_IDLE_S, the moment the presence pass drops it. In the moments after a join
+    (selectors.ARRIVING) nobody can tell it from a player whose connection is being counted:
+    `null`, as for anyone not seen yet."""
     game_id = await create_game(mode="race", preset="beginner", max_players=3)
     alice, _ = await player(game_id, "alice")
     welcome_and_undo_fail(monkeypatch)
@@ -401,6 +402,9 @@ async def test_a_player_no_connection_ever_held_shows_offline_until_its_drop(mon
     assert (error["type"], error["code"]) == ("error", "internal"), error
     await ghost.close()
     bob_id = (await alice.expect("joined"))["player"]["id"]
+    shown = await public_players(game_id)
+    assert (shown[bob_id]["online"], shown[bob_id]["drop_at"]) == (None, None)  # arriving
+    await joined_ago(bob_id, 6)
     drop = iso(await joined_at(bob_id) + timedelta(seconds=15))
 
     shown = await public_players(game_id)
@@ -409,7 +413,7 @@ async def test_a_player_no_connection_ever_held_shows_offline_until_its_drop(mon
     shown = {p["id"]: p for p in welcome["game"]["players"]}
     assert (shown[bob_id]["online"], shown[bob_id]["drop_at"]) == (False, drop)
     cleo_id = welcome["you"]
-    assert shown[cleo_id]["online"] is None  # its own hello: not offline since its join
+    assert shown[cleo_id]["online"] is None  # its own hello: arriving, not offline
     viewer, welcome = await spectator(game_id)
     shown = {p["id"]: p for p in welcome["game"]["players"]}
     assert (shown[bob_id]["online"], shown[bob_id]["drop_at"]) == (False, drop)
