@@ -341,6 +341,17 @@ def joined_ago(player_id: str, seconds: float) -> None:
     )
 
 
+async def strand_a_player(game_id: str, name: str, alice: Client, monkeypatch) -> str:
+    """A player no connection ever held: its hello's welcome failed and so did taking its join
+    back (games/play/hello_undo.py). Its id, as `alice`'s `joined` told it."""
+    welcome_and_undo_fail(monkeypatch)
+    ghost = await Client(game_id).connect()
+    error = await ghost.request({"type": "hello", "role": "player", "name": name})
+    assert (error["type"], error["code"]) == ("error", "internal"), error
+    await ghost.close()
+    return (await alice.expect("joined"))["player"]["id"]
+
+
 async def test_a_joined_player_no_connection_ever_held_leaves_the_lobby_after_lobby_idle_s(
     monkeypatch,
 ):
@@ -349,12 +360,7 @@ async def test_a_joined_player_no_connection_ever_held_leaves_the_lobby_after_lo
     its join (PROTOCOL.md 2.1), and leaves its lobby LOBBY_IDLE_S later, freeing its seat."""
     game_id = await create_game(mode="race", preset="beginner", max_players=2)
     alice, _ = await player(game_id, "alice")
-    welcome_and_undo_fail(monkeypatch)
-    ghost = await Client(game_id).connect()
-    error = await ghost.request({"type": "hello", "role": "player", "name": "bob"})
-    assert (error["type"], error["code"]) == ("error", "internal"), error
-    await ghost.close()
-    bob_id = (await alice.expect("joined"))["player"]["id"]
+    bob_id = await strand_a_player(game_id, "bob", alice, monkeypatch)
     has_row = database_sync_to_async(PlayerPresence.objects.filter(player_id=bob_id).exists)
     assert not await has_row()
 
@@ -396,12 +402,7 @@ async def test_a_player_no_connection_ever_held_shows_offline_until_its_drop(mon
     `null`, as for anyone not seen yet."""
     game_id = await create_game(mode="race", preset="beginner", max_players=3)
     alice, _ = await player(game_id, "alice")
-    welcome_and_undo_fail(monkeypatch)
-    ghost = await Client(game_id).connect()
-    error = await ghost.request({"type": "hello", "role": "player", "name": "bob"})
-    assert (error["type"], error["code"]) == ("error", "internal"), error
-    await ghost.close()
-    bob_id = (await alice.expect("joined"))["player"]["id"]
+    bob_id = await strand_a_player(game_id, "bob", alice, monkeypatch)
     shown = await public_players(game_id)
     assert (shown[bob_id]["online"], shown[bob_id]["drop_at"]) == (None, None)  # arriving
     await joined_ago(bob_id, 6)
