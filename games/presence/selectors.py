@@ -7,9 +7,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.models import Game, GameStatus, Player, PlayerStatus
+from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
 from games.presence.models import Connection, PlayerPresence, Role
 from games.timefmt import iso
 
@@ -42,14 +43,18 @@ def presence_payload(game: Game, player: Player, online: bool, since: datetime) 
 
 def presence_of(*, game: Game, players: list[Player]) -> dict[str, dict[str, Any]]:
     """Per race player: online (as last announced; null before its first hello) and drop_at.
-    A lobby racer no connection ever held is offline since its join, as the presence pass
-    counts it (services._never_came)."""
+    A lobby racer no connection ever held is offline since its join (never_held)."""
     if game.mode != "race":
         return {}
     rows = PlayerPresence.objects.filter(player__in=players)
     seen = {r.player_id: (r.online, r.since) for r in rows}
-    for player in never_held(game=game, players=[p for p in players if p.id not in seen]):
-        seen[player.id] = (False, player.joined_at)
+    arrived = timezone.now() - ARRIVING
+    # Only those never_held may pick (no row, no bot, arrived) cost a query, in a lobby only.
+    unseen = [p.id for p in players if p.id not in seen and not p.is_bot and p.joined_at <= arrived]
+    if unseen and game.status == GameStatus.LOBBY:
+        stranded = never_held(joined_before=arrived).filter(pk__in=unseen)
+        for player_id, joined_at in stranded.values_list("id", "joined_at"):
+            seen[player_id] = (False, joined_at)
     return presence_view(game, players, seen)
 
 
@@ -58,23 +63,22 @@ def presence_of(*, game: Game, players: list[Player]) -> dict[str, dict[str, Any
 ARRIVING = timedelta(seconds=5)
 
 
-def never_held(*, game: Game, players: list[Player]) -> list[Player]:
-    """Of these players without a presence row, the lobby racers no connection has held since
-    they joined (longer ago than ARRIVING): offline since their join (PROTOCOL.md 2.1), dropped
-    LOBBY_IDLE_S after it. The same rule as services._never_came; a house bot is played without
-    a connection."""
-    if game.status != GameStatus.LOBBY:
-        return []
-    lobby = (PlayerStatus.JOINED, PlayerStatus.READY)
-    arrived = timezone.now() - ARRIVING
-    candidates = [
-        p for p in players if not p.is_bot and p.status in lobby and p.joined_at <= arrived
-    ]
-    if not candidates:
-        return []
-    held = Connection.objects.filter(player_id__in=[p.id for p in candidates])
-    held_ids = set(held.values_list("player_id", flat=True))
-    return [p for p in candidates if p.id not in held_ids]
+def never_held(*, joined_before: datetime) -> QuerySet[Player]:
+    """Lobby racers no connection has held since they joined (before `joined_before`): no
+    presence row (a connection makes one) and no connection now. Only a hello whose welcome
+    failed and whose undo failed too leaves one (games/play/hello_undo.py). Offline since
+    their join (PROTOCOL.md 2.1): the public state says so from ARRIVING on, and the presence
+    pass drops them LOBBY_IDLE_S after it (services.absent_players). A house bot is played
+    without a connection, and is none of them."""
+    held = Connection.objects.filter(player_id__isnull=False).values("player_id")
+    return Player.objects.filter(
+        presence__isnull=True,
+        is_bot=False,
+        joined_at__lte=joined_before,
+        status__in=(PlayerStatus.JOINED, PlayerStatus.READY),
+        game__mode=GameMode.RACE,
+        game__status=GameStatus.LOBBY,
+    ).exclude(pk__in=held)
 
 
 def presence_view(

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games.events.event import Event, to_everyone
 from games.models import GameMode, GameStatus, Player, PlayerStatus
 from games.presence.models import Connection, PlayerPresence, Role
-from games.presence.selectors import absence_limit, presence_payload
+from games.presence.selectors import absence_limit, never_held, presence_payload
 from games.runtime.worker import WORKER
 
 log = logging.getLogger(__name__)
@@ -181,7 +181,7 @@ def absent_players(*, now: datetime | None = None) -> Absences:
     now = now or timezone.now()
     lobby = (PlayerStatus.JOINED, PlayerStatus.READY)
     return Absences(
-        leave=[*_offline_past_limit(now, GameStatus.LOBBY, lobby), *_never_came(now, lobby)],
+        leave=[*_offline_past_limit(now, GameStatus.LOBBY, lobby), *_never_came(now)],
         resign=_offline_past_limit(now, GameStatus.RUNNING, (PlayerStatus.PLAYING,)),
     )
 
@@ -197,21 +197,8 @@ def _offline_past_limit(now: datetime, game_status: str, statuses: tuple[str, ..
     return list(offline.values_list("player_id", flat=True))
 
 
-def _never_came(now: datetime, statuses: tuple[str, ...]) -> list[str]:
-    """Lobby racers no connection has held since they joined LOBBY_IDLE_S ago: offline since
-    their join, with no presence row for the rule above to find (a connection makes the row).
-    Only a hello whose welcome failed and whose undo failed too leaves one behind
-    (games/play/hello_undo.py); it never got its token, so it would hold its seat for ever.
-    A house bot has no connection either: its worker's driver plays it. The public state
-    shows them offline since their join, by the same rule (selectors.never_held)."""
-    limit = absence_limit(GameStatus.LOBBY, statuses[0])
-    held = Connection.objects.filter(player_id__isnull=False).values("player_id")
-    never = Player.objects.filter(
-        presence__isnull=True,
-        is_bot=False,
-        joined_at__lte=now - limit,
-        status__in=statuses,
-        game__mode=GameMode.RACE,
-        game__status=GameStatus.LOBBY,
-    ).exclude(pk__in=held)
-    return list(never.values_list("id", flat=True))
+def _never_came(now: datetime) -> list[str]:
+    """Lobby racers no connection ever held (selectors.never_held), LOBBY_IDLE_S after their
+    join: they have no presence row for the rule above to find, and would hold a seat for ever."""
+    limit = absence_limit(GameStatus.LOBBY, PlayerStatus.JOINED)
+    return list(never_held(joined_before=now - limit).values_list("id", flat=True))
