@@ -289,9 +289,7 @@ class TournamentConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
                 channel=self.channel_name, tournament_id=self.tournament_id, user=user,
                 address=self.address,
             )  # fmt: skip
-        # Read before the welcome's standings: a change in between is pushed (a repeat at worst).
-        mark = await db(selectors.fingerprint)(tournament_id=self.tournament_id)
-        state = await db(selectors.welcome_state)(tournament_id=self.tournament_id, user=user)
+        mark, state = await db(_marked_welcome)(self.tournament_id, user)
         you = state.pop("you")
         await self.send_frame({"type": "welcome", "tournament": state, "you": you, "re": re})
         # The first welcome here is the standings this worker's connections hold: the next
@@ -318,6 +316,13 @@ class TournamentConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         if self.closed:
             return
         await self.send(text_data=frame_text(frame))
+
+
+def _marked_welcome(tournament_id: str, user: Any) -> tuple[Any, dict[str, Any]]:
+    """The standings' fingerprint, then the welcome's state, in one trip to the database: read
+    in that order, a change in between is pushed (a repeat at worst), never missed."""
+    mark = selectors.fingerprint(tournament_id=tournament_id)
+    return mark, selectors.welcome_state(tournament_id=tournament_id, user=user)
 
 
 def _over(tournament_id: str) -> bool:
