@@ -1,5 +1,5 @@
 """A name longer than any account's at the login page and the API (run on PostgreSQL by
-tests/services/test_long_login_on_postgres.py, where a column's length is enforced): a clear
+tests/multiworker/test_long_login_on_postgres.py, where a column's length is enforced): a clear
 answer, never a 500 from the login throttle's record of the failure."""
 
 from __future__ import annotations

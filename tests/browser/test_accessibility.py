@@ -11,9 +11,9 @@ import re
 import pytest
 
 from games.engine import generate_board
-from tests.browser.race_support import shoot
 from tests.browser.support import board_states, cell, expect, wait_changed
-from tests.browser.touch_support import open_game
+from tests.browser.support.race import shoot
+from tests.browser.support.touch import open_game
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,15 @@ what the page showed at each click."""
 
 import pytest
 
-from tests.browser.analysis_support import (
+from tests.browser.support import (
+    board_states,
+    cell,
+    expect,
+    hidden_safe_cells,
+    wait_changed,
+    wait_ready,
+)
+from tests.browser.support.analysis import (
     BEGINNER,
     CENTRE,
     FORCED_SEED,
@@ -15,15 +23,7 @@ from tests.browser.analysis_support import (
     page_solution,
     seeded_beginner,
 )
-from tests.browser.pages_support import api, open_replay
-from tests.browser.support import (
-    board_states,
-    cell,
-    expect,
-    hidden_safe_cells,
-    wait_changed,
-    wait_ready,
-)
+from tests.browser.support.pages import api, open_replay
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from tests.browser.race_support import api, join, racer, shoot, sign_up, start_race, unique
 from tests.browser.support import expect, wait_ready
+from tests.browser.support.race import api, join, racer, shoot, sign_up, start_race, unique
 
 pytestmark = pytest.mark.browser
 

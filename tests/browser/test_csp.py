@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.browser.pages_support import api, play_ranked_win
-from tests.browser.race_support import PASSWORD, unique
 from tests.browser.support import REPO_ROOT, cell, expect, page_sleep, wait_changed, wait_ready
+from tests.browser.support.pages import api, play_ranked_win
+from tests.browser.support.race import PASSWORD, unique
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser

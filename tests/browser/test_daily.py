@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from tests.browser.daily_support import (
+from tests.browser.support import PHONE, cell, click_until_won, expect, wait_changed, wait_ready
+from tests.browser.support.daily import (
     end_the_day,
     establish,
     open_daily,
@@ -19,8 +20,7 @@ from tests.browser.daily_support import (
     start_run,
     today,
 )
-from tests.browser.race_support import game_id_of, sign_up, unique
-from tests.browser.support import PHONE, cell, click_until_won, expect, wait_changed, wait_ready
+from tests.browser.support.race import game_id_of, sign_up, unique
 
 # The test and its server each read the UTC day: midnight must not fall between.
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("clear_of_midnight")]

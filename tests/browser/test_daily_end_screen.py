@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from tests.browser.daily_support import establish, open_daily, run_board, shoot, today
-from tests.browser.race_support import game_id_of, sign_up, unique
 from tests.browser.support import PHONE, board_states, cell, expect, wait_changed, wait_ready
+from tests.browser.support.daily import establish, open_daily, run_board, shoot, today
+from tests.browser.support.race import game_id_of, sign_up, unique
 
 # The test and its server each read the UTC day: midnight must not fall between.
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("clear_of_midnight")]

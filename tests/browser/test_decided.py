@@ -10,7 +10,8 @@ from contextlib import closing
 import pytest
 
 from games.engine import generate_board
-from tests.browser.race_support import (
+from tests.browser.support import PHONE, board_states, cell, expect, wait_changed, wait_ready
+from tests.browser.support.race import (
     api,
     hand_token,
     join,
@@ -23,7 +24,6 @@ from tests.browser.race_support import (
     start_race,
     unique,
 )
-from tests.browser.support import PHONE, board_states, cell, expect, wait_changed, wait_ready
 
 pytestmark = pytest.mark.browser
 

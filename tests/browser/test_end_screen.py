@@ -11,9 +11,10 @@ from contextlib import ExitStack
 import pytest
 
 from games.engine import generate_board
-from tests.browser.pages_support import Racer, api
-from tests.browser.race_support import shoot, unique
-from tests.browser.screens_support import (
+from tests.browser.support import PHONE, board_states, expect, first_hidden_mine, wait_ready
+from tests.browser.support.pages import Racer, api
+from tests.browser.support.race import shoot, unique
+from tests.browser.support.screens import (
     DASH,
     bbbv_text,
     click_kinds,
@@ -28,7 +29,6 @@ from tests.browser.screens_support import (
     solo_board,
     time_text,
 )
-from tests.browser.support import PHONE, board_states, expect, first_hidden_mine, wait_ready
 
 pytestmark = pytest.mark.browser
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from tests.browser.pages_support import api, play_race
-from tests.browser.race_support import shoot, unique
-from tests.browser.screens_support import django_error_pages, seconds, watch_policy
 from tests.browser.support import PHONE, expect, wait_ready
+from tests.browser.support.pages import api, play_race
+from tests.browser.support.race import shoot, unique
+from tests.browser.support.screens import django_error_pages, seconds, watch_policy
 
 pytestmark = pytest.mark.browser
 

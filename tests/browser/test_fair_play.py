@@ -12,10 +12,10 @@ from contextlib import ExitStack
 
 import pytest
 
-from tests.browser.fairplay_support import lose_to_a_marked_cheater, make_moderator, play_as_program
-from tests.browser.pages_support import Racer
-from tests.browser.race_support import api, shoot, sign_up, unique
 from tests.browser.support import daphne_server, expect, wait_ready
+from tests.browser.support.fairplay import lose_to_a_marked_cheater, make_moderator, play_as_program
+from tests.browser.support.pages import Racer
+from tests.browser.support.race import api, shoot, sign_up, unique
 
 pytestmark = pytest.mark.browser
 

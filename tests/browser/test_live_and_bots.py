@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
-from tests.browser.pages_support import Racer, api
 from tests.browser.support import expect, wait_ready
+from tests.browser.support.pages import Racer, api
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser

@@ -8,8 +8,8 @@ import urllib.request
 
 import pytest
 
-from tests.browser.race_support import shoot
 from tests.browser.support import JSON_HEADERS, LAPTOP, PHONE, expect, wait_ready
+from tests.browser.support.race import shoot
 
 pytestmark = pytest.mark.browser
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from tests.browser.pages_support import api
-from tests.browser.race_support import PASSWORD, join, racer, shoot, sign_up, unique
-from tests.browser.screens_support import record_frames, reveal
 from tests.browser.support import expect, wait_ready
+from tests.browser.support.pages import api
+from tests.browser.support.race import PASSWORD, join, racer, shoot, sign_up, unique
+from tests.browser.support.screens import record_frames, reveal
 
 pytestmark = pytest.mark.browser
 

@@ -11,13 +11,6 @@ import pytest
 
 from games.engine import generate_board, start_cell
 from games.engine.noguess import board_seed, ng1_attempt
-from tests.browser.analysis_support import (
-    chance_text,
-    least_likely_mine,
-    page_solution,
-    win_by_deduction,
-)
-from tests.browser.pages_support import api, play_ranked_win
 from tests.browser.support import (
     cell,
     expect,
@@ -25,6 +18,13 @@ from tests.browser.support import (
     wait_changed,
     wait_ready,
 )
+from tests.browser.support.analysis import (
+    chance_text,
+    least_likely_mine,
+    page_solution,
+    win_by_deduction,
+)
+from tests.browser.support.pages import api, play_ranked_win
 
 pytestmark = pytest.mark.browser
 

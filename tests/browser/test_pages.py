@@ -10,7 +10,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser.pages_support import (
+from tests.browser.support import LAPTOP, PHONE, board_states, expect, wait_ready
+from tests.browser.support.pages import (
     api,
     final_view,
     open_replay,
@@ -18,7 +19,6 @@ from tests.browser.pages_support import (
     play_ranked_win,
     replay_states,
 )
-from tests.browser.support import LAPTOP, PHONE, board_states, expect, wait_ready
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,6 @@ import re
 import pytest
 
 from games.engine import generate_board
-from tests.browser.race_support import api, join, racer, shoot, start_race, unique
 from tests.browser.support import (
     PHONE,
     board_states,
@@ -16,7 +15,8 @@ from tests.browser.support import (
     expect,
     wait_changed,
 )
-from tests.browser.touch_support import (
+from tests.browser.support.race import api, join, racer, shoot, start_race, unique
+from tests.browser.support.touch import (
     cell_px,
     centre_of,
     drag,

@@ -4,9 +4,9 @@ size from "Fit" in two taps, and the long-press hint said once; a laptop is as b
 
 import pytest
 
-from tests.browser.race_support import api, join, racer, shoot, start_race, unique
 from tests.browser.support import LAPTOP, PHONE, cell, expect, wait_changed
-from tests.browser.touch_support import cell_px, open_game, phone_page
+from tests.browser.support.race import api, join, racer, shoot, start_race, unique
+from tests.browser.support.touch import cell_px, open_game, phone_page
 
 pytestmark = pytest.mark.browser
 

@@ -10,9 +10,9 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.pages_support import api
-from tests.browser.player_history_support import career, seed_career
 from tests.browser.support import PHONE, expect, wait_ready
+from tests.browser.support.pages import api
+from tests.browser.support.player_history import career, seed_career
 from tests.browser.test_csp import REPORT_VIOLATIONS, note_console
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from tests.browser.race_support import (
+from tests.browser.support import daphne_server, expect, wait_ready
+from tests.browser.support.race import (
     api,
     join,
     player_ids,
@@ -18,7 +19,6 @@ from tests.browser.race_support import (
     shoot,
     start_race,
 )
-from tests.browser.support import daphne_server, expect, wait_ready
 
 pytestmark = pytest.mark.browser
 

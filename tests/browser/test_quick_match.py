@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pages_support import api
-from tests.browser.race_support import from_address
 from tests.browser.support import cell, expect, wait_changed, wait_ready
+from tests.browser.support.pages import api
+from tests.browser.support.race import from_address
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser

@@ -5,10 +5,10 @@ since does not lead to that account's page. Desktop and a 390 px phone."""
 
 import pytest
 
-from tests.browser.pages_support import api, play_ranked_win
-from tests.browser.race_support import from_address, join, racer, start_race
-from tests.browser.race_support import resign as race_resign
 from tests.browser.support import PHONE, cell, expect, wait_changed, wait_ready
+from tests.browser.support.pages import api, play_ranked_win
+from tests.browser.support.race import from_address, join, racer, start_race
+from tests.browser.support.race import resign as race_resign
 from tests.browser.test_quick_match import game_id_of, resign, shoot, sign_up, unique
 from tests.support.waiting import wait_until
 

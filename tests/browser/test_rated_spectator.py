@@ -10,8 +10,8 @@ from contextlib import closing
 import pytest
 
 from games.engine import start_cell
-from tests.browser.race_support import api, join, player_ids, racer, resign, start_race
 from tests.browser.support import board_states, cell, expect, wait_changed, wait_ready
+from tests.browser.support.race import api, join, player_ids, racer, resign, start_race
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,7 @@
 ladder with leagues, a picker for the past season, the logged-in account's own place below the
 first 100; and on a player's page a badge per season and ladder (league, final rank) and the
 season's start marked on the rating chart. The seasons are made on the server's database by
-tests/browser/seasons_setup.py (real rated races through race_rate, and season rows)."""
+tests/browser/support/seasons_setup.py (real rated races through race_rate, and season rows)."""
 
 import os
 import subprocess
@@ -11,8 +11,8 @@ import uuid
 
 import pytest
 
-from tests.browser.race_support import api, shoot, sign_up
 from tests.browser.support import expect, wait_ready
+from tests.browser.support.race import api, shoot, sign_up
 from tests.support.servers import REPO_ROOT
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,7 @@ def seasons(browser, base_url, server_database) -> dict:
            "DJANGO_SETTINGS_MODULE": "config.settings"}  # fmt: skip
     env.pop("REDIS_URL", None)
     subprocess.run(
-        [sys.executable, "-m", "tests.browser.seasons_setup", "ladder", tag, me],
+        [sys.executable, "-m", "tests.browser.support.seasons_setup", "ladder", tag, me],
         cwd=REPO_ROOT, env=env, check=True, capture_output=True, timeout=120,
     )  # fmt: skip
     yield {"tag": tag, "me": me, "ace": f"ace-{tag}", "context": context}

@@ -9,7 +9,8 @@ import re
 import pytest
 from websockets.sync.client import connect
 
-from tests.browser.race_support import (
+from tests.browser.support import cell, expect, wait_changed, wait_ready
+from tests.browser.support.race import (
     api,
     hand_token,
     quick_match,
@@ -18,7 +19,6 @@ from tests.browser.race_support import (
     sign_up,
     unique,
 )
-from tests.browser.support import cell, expect, wait_changed, wait_ready
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,8 @@ spectator may watch it; both race again on a fresh board of the same kind."""
 
 import pytest
 
-from tests.browser.race_support import (
+from tests.browser.support import expect, wait_ready
+from tests.browser.support.race import (
     api,
     game_id_of,
     join,
@@ -14,7 +15,6 @@ from tests.browser.race_support import (
     shoot,
     start_race,
 )
-from tests.browser.support import expect, wait_ready
 
 pytestmark = pytest.mark.browser
 

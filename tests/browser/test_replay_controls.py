@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.browser.pages_support import api, open_replay, play_race
-from tests.browser.race_support import shoot
-from tests.browser.screens_support import replay_states, replayed, seconds
 from tests.browser.support import expect, wait_ready
+from tests.browser.support.pages import api, open_replay, play_race
+from tests.browser.support.race import shoot
+from tests.browser.support.screens import replay_states, replayed, seconds
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,8 @@ the games are made deterministically and read from real players' videos (recorde
 
 import pytest
 
-from tests.browser.recorded_games import generated_games, human_games
 from tests.browser.support import serve_static
+from tests.browser.support.recorded_games import generated_games, human_games
 
 pytestmark = pytest.mark.browser
 

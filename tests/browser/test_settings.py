@@ -9,9 +9,9 @@ from functools import partial
 import pytest
 
 from games.engine import generate_board
-from tests.browser.race_support import PASSWORD, shoot, sign_up, unique
 from tests.browser.support import board_states, cell, expect, wait_changed
-from tests.browser.touch_support import (
+from tests.browser.support.race import PASSWORD, shoot, sign_up, unique
+from tests.browser.support.touch import (
     cell_px,
     centre_of,
     long_press,

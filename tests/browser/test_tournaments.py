@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.browser.race_support import api, from_address, resign, shoot, sign_up, unique
 from tests.browser.support import PHONE, expect
+from tests.browser.support.race import api, from_address, resign, shoot, sign_up, unique
 
 WIDE = {"width": 1200, "height": 900}
 

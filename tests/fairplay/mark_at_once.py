@@ -1,6 +1,6 @@
 """Two moderators marking one account at the same moment (PROTOCOL.md 6.4): one mark, one set of
 refunds. Two connections must write at once, which takes PostgreSQL (SQLite takes one writer
-at a time): tests/services/test_mark_on_postgres.py runs this module there, and only there.
+at a time): tests/multiworker/test_mark_on_postgres.py runs this module there, and only there.
 
 The first moderator's transaction is held open right after its mark is written (inside
 account_mark, before the consequences), and the second moderator presses while it is open;
@@ -37,7 +37,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    assert_on_postgres("tests/services/test_mark_on_postgres.py")
+    assert_on_postgres("tests/multiworker/test_mark_on_postgres.py")
 
 
 def a_cheater_with_victims() -> tuple[object, dict[str, int]]:

@@ -1,6 +1,6 @@
 """A player's moves counted in its connection's process while it has one connection, in the
 shared bucket once it has more (games.edge.socket_limits.MoveLimit, issue 23.2). The shared
-bucket here is the process's (no Redis); tests/services/test_move_limit_on_workers.py counts
+bucket here is the process's (no Redis); tests/multiworker/test_move_limit_on_workers.py counts
 the Redis commands of real workers."""
 
 import pytest

@@ -1,5 +1,5 @@
 """The WebSocket edge's limits in one process (the multi-worker test is
-tests/services/test_limits_on_workers.py): open sockets and hellos per address, and moves per
+tests/multiworker/test_limits_on_workers.py): open sockets and hellos per address, and moves per
 player over all of its connections."""
 
 import json

@@ -4,7 +4,7 @@ the service (a lost row, a key used, a deciding racer, a finish, a lost connecti
 as the service answers it.
 
 PostgreSQL only (the loop's path does not exist on SQLite). Not collected by the suite (no
-test_ prefix): tests/services/test_moves_on_loop_on_postgres.py runs it there, in a process of
+test_ prefix): tests/multiworker/test_moves_on_loop_on_postgres.py runs it there, in a process of
 its own.
 """
 
@@ -32,7 +32,7 @@ from tests.support.on_postgres import assert_on_postgres
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_move_caches")]
 
-RUNNER = "tests/services/test_moves_on_loop_on_postgres.py"
+RUNNER = "tests/multiworker/test_moves_on_loop_on_postgres.py"
 SEED = "on-loop"
 W, H, M = 16, 16, 40
 START = start_cell(W, H, SEED)

@@ -9,7 +9,7 @@ import shutil
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.services.racing import http_json
+from tests.multiworker.racing import http_json
 from tests.support.servers import Daphne, base_env, migrated_sqlite_template
 from tests.support.waiting import async_wait_until
 from tests.support.wsclient import WsClient

@@ -1,7 +1,7 @@
 """Frame sizes: the consumer enforces the protocol's limits on what a client sends (Daphne's own
 limit sits far above them, as it caps what the server sends too), and a committed move whose
 answer cannot be sent is never answered `internal` (issue 21, point 2). The same on real
-Daphne: tests/services/test_big_frames_on_daphne.py and test_close_codes_on_daphne.py."""
+Daphne: tests/multiworker/test_big_frames_on_daphne.py and test_close_codes_on_daphne.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A move's optional `idempotency_key`: a move resent with the key of one already applied is
 answered as the first was and applied once, also on another connection and after the game
-ended (issue 21, point 6). Across workers: tests/services/test_idempotency_on_workers.py."""
+ended (issue 21, point 6). Across workers: tests/multiworker/test_idempotency_on_workers.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A lobby's close and a join at the same moment (issues 21.4, 22.4): the join that commits
 first keeps its lobby, never a deleted lobby with the new player deleted with it. Two
-connections must write at once, which takes PostgreSQL: tests/services/
+connections must write at once, which takes PostgreSQL: tests/multiworker/
 test_idle_lobbies_on_workers.py runs this module there, and only there.
 
 The join is held open right after its player is written, the lobby already past
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    assert_on_postgres("tests/services/test_idle_lobbies_on_workers")
+    assert_on_postgres("tests/multiworker/test_idle_lobbies_on_workers")
 
 
 def test_a_join_that_commits_while_the_close_waits_keeps_its_lobby(monkeypatch):

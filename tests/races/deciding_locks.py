@@ -1,5 +1,5 @@
 """Deciding a rated race while the other racer's own action holds its row (PostgreSQL's row
-locks; run there by tests/services/test_deciding_on_postgres.py).
+locks; run there by tests/multiworker/test_deciding_on_postgres.py).
 
 A resignation, a retried move and the clock lock a racer's row, then wait for the game row. A
 win that decides the race meanwhile holds the game row and writes each racer's rating change,
@@ -30,7 +30,7 @@ from games.races.clock import game_tick
 from games.ratings.models import RatingChange
 
 # Row locks: PostgreSQL only. Not collected by the suite (no test_ prefix): it runs there, in
-# a process of its own, from tests/services/test_deciding_on_postgres.py.
+# a process of its own, from tests/multiworker/test_deciding_on_postgres.py.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_move_caches")]
 
 

@@ -1,7 +1,7 @@
 """An arena's pairing pass on PostgreSQL (issue 24.6): its races are made a lot at a time in a
 few statements whatever the number of pairs, and two passes at once (two workers) pair each
 player once. Statement counts differ on SQLite (its bulk inserts are cut by its variable
-limit) and two writers at once need PostgreSQL: tests/services/test_arena_pass_on_postgres.py
+limit) and two writers at once need PostgreSQL: tests/multiworker/test_arena_pass_on_postgres.py
 runs this module there, and only there.
 """
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    assert_on_postgres("tests/services/test_arena_pass_on_postgres.py")
+    assert_on_postgres("tests/multiworker/test_arena_pass_on_postgres.py")
 
 
 def statements_of_a_pass(players: int, prefix: str) -> int:
