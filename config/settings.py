@@ -297,7 +297,7 @@ MINERACE = {
     "TRUSTED_PROXIES": [
         p.strip() for p in os.environ.get("MINERACE_TRUSTED_PROXIES", "").split(",") if p.strip()
     ],
-    # Presence (PROTOCOL.md 2.1): a race player offline this long leaves the lobby; not ready
+    # Presence (docs/protocol.md 2.1): a race player offline this long leaves the lobby; not ready
     # this long after two others are, leaves it; offline this long in a running race is dnf.
     "LOBBY_IDLE_S": env_int("MINERACE_LOBBY_IDLE_S", 15),
     # Race lobbies one client address may hold open at once (created over the API, still in
@@ -309,7 +309,7 @@ MINERACE = {
     # killed worker's players count as offline that long after its last renewal.
     "PRESENCE_INTERVAL_S": float(os.environ.get("MINERACE_PRESENCE_INTERVAL_S") or 2),
     "PRESENCE_TTL_S": float(os.environ.get("MINERACE_PRESENCE_TTL_S") or 6),
-    # Seasons (PROTOCOL.md 8): months per season, aligned on the UTC year (3: calendar
+    # Seasons (docs/protocol.md 8): months per season, aligned on the UTC year (3: calendar
     # quarters); must divide 12.
     "SEASON_MONTHS": env_int("MINERACE_SEASON_MONTHS", 3),
     # Quick match: players per race.
@@ -322,9 +322,9 @@ MINERACE = {
     "MATCH_CONFIRM_S": float(os.environ.get("MINERACE_MATCH_CONFIRM_S") or 0.5),
     "MATCH_FRESH_S": float(os.environ.get("MINERACE_MATCH_FRESH_S") or 3),
     # A matched player who has not said hello this long after the match: the race is not rated
-    # (PROTOCOL.md 6.2, a race nobody played).
+    # (docs/protocol.md 6.2, a race nobody played).
     "MATCH_HELLO_GRACE_S": float(os.environ.get("MINERACE_MATCH_HELLO_GRACE_S") or 10),
-    # Arena tournaments (PROTOCOL.md 7): the calendar the server keeps by itself. An hourly
+    # Arena tournaments (docs/protocol.md 7): the calendar the server keeps by itself. An hourly
     # arena (rotating beginner, intermediate, expert) of ARENA_HOURLY_MINUTES, and a daily
     # no-guess expert arena at ARENA_DAILY_HOUR UTC of ARENA_DAILY_MINUTES; 0 turns one off.
     "ARENA_HOURLY_MINUTES": env_int("MINERACE_ARENA_HOURLY_MINUTES", 30),
@@ -337,7 +337,7 @@ MINERACE = {
     "BOARD_PROCESSES": env_int("MINERACE_BOARD_PROCESSES", 1),
     # Bearer token for /metrics; empty (the default) leaves /metrics a plain 404.
     "METRICS_TOKEN": os.environ.get("MINERACE_METRICS_TOKEN", ""),
-    # Fair play (PROTOCOL.md 6.3): where each signal of the screen of a game that counts fires.
+    # Fair play (docs/protocol.md 6.3): where each signal of the screen of a game that counts fires.
     # pace: a win's 3BV/s above its preset's human ceiling.
     "FAIRPLAY_PACE_BEGINNER": float(os.environ.get("MINERACE_FAIRPLAY_PACE_BEGINNER") or 12),
     "FAIRPLAY_PACE_INTERMEDIATE": float(os.environ.get("MINERACE_FAIRPLAY_PACE_INTERMEDIATE") or 9),

@@ -52,7 +52,7 @@ def race_over(game: Game) -> dict[str, Any] | None:
         return None
     state = game_state(game_id=game.id)
     results = state.get("results") or []
-    # The race's winner as the ranking has it (PROTOCOL.md 2.2 and 7); a race finished before
+    # The race's winner as the ranking has it (docs/protocol.md 2.2 and 7); a race finished before
     # it was kept: the one who cleared the board, if any.
     winner_id = state.get("winner")
     winner = next(
@@ -121,7 +121,7 @@ def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
 
 def fair_play(request: HttpRequest) -> HttpResponse:
     """What cheating is, how games are screened and reviewed, and a form to report one
-    (PROTOCOL.md 6.4): plain words, no thresholds."""
+    (docs/protocol.md 6.4): plain words, no thresholds."""
     return render(request, "frontend/fair-play.html")
 
 

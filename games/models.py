@@ -38,7 +38,7 @@ class PlayerStatus(models.TextChoices):
 
 
 class Variant(models.TextChoices):
-    """Kinds of board that leaderboards keep apart (PROTOCOL.md section 3)."""
+    """Kinds of board that leaderboards keep apart (docs/protocol.md 3)."""
 
     CLASSIC = "classic"
     NO_GUESS = "no_guess"
@@ -56,10 +56,10 @@ class Game(models.Model):
     mines = models.PositiveIntegerField()
     max_players = models.PositiveSmallIntegerField(default=1)
     ranked = models.BooleanField(default=False)
-    # A no-guess board (generator ng1, PROTOCOL.md 1.8): v1 of `seed/ng/<ng_attempt>`. The
+    # A no-guess board (generator ng1, docs/protocol.md 1.8): v1 of `seed/ng/<ng_attempt>`. The
     # attempt is fixed with the safe cell (race: at creation; solo: at the first reveal).
     no_guess = models.BooleanField(default=False)
-    # A quick-match race (PROTOCOL.md 5): its accounts' ratings change when it ends.
+    # A quick-match race (docs/protocol.md 5): its accounts' ratings change when it ends.
     rated = models.BooleanField(default=False)
     ng_attempt = models.PositiveIntegerField(null=True, blank=True)
     # The secret: never serialised before the game is finished.
@@ -79,7 +79,7 @@ class Game(models.Model):
     # Connected spectators, kept by the consumers (a killed worker can leave it high).
     spectators = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    # The race a `rematch` created after this one (PROTOCOL.md 2.1), made once.
+    # The race a `rematch` created after this one (docs/protocol.md 2.1), made once.
     successor = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="predecessor"
     )
@@ -94,12 +94,12 @@ class Game(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # When the race's ranking was decided (PROTOCOL.md 2.2): its ratings applied and `decided`
+    # When the race's ranking was decided (docs/protocol.md 2.2): its ratings applied and `decided`
     # sent, once. Null: not yet (or solo). The ranks fixed then, {player id: rank}, are kept
     # here, on the row the deciding transaction locks, not on the player rows (lock order).
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_places = models.JSONField(null=True, blank=True)
-    # Who won the race, fixed when it was decided (PROTOCOL.md 7's rule): the first, if it had
+    # Who won the race, fixed when it was decided (docs/protocol.md 7's rule): the first, if it had
     # cleared its board or was still playing while every other racer had lost or left. Empty:
     # nobody won (the first lost too, or the time limit ended the race), or not decided yet.
     race_winner = models.CharField(max_length=32, blank=True, default="")
@@ -110,7 +110,7 @@ class Game(models.Model):
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]
         # Staff who hold it are moderators: the fair-play review queue in the admin
-        # (games.fairplay.admin, PROTOCOL.md 6.4).
+        # (games.fairplay.admin, docs/protocol.md 6.4).
         permissions = [("review_game", "Can review games screened for fair play")]
 
     def __str__(self) -> str:
@@ -148,7 +148,7 @@ class Player(models.Model):
     )
     # A bot (games.bots) plays this seat: never rated, never on a leaderboard.
     is_bot = models.BooleanField(default=False)
-    # A bot account plays this seat (PROTOCOL.md 6.1; the server's own bots too), fixed at the
+    # A bot account plays this seat (docs/protocol.md 6.1; the server's own bots too), fixed at the
     # join: an account turns into a bot account only before it has played, never back.
     bot = models.BooleanField(default=False)
     # SHA-256 of the browser session that joined (empty if none): with `user`, how a racer is
@@ -161,9 +161,9 @@ class Player(models.Model):
     clicks = models.PositiveIntegerField(default=0)
     time_ms = models.PositiveIntegerField(null=True, blank=True)
     # dnf by its own resignation or dropped for being away (ABANDON_S): it ranks below every
-    # racer who did neither, so leaving is a loss (PROTOCOL.md 2, v1.2).
+    # racer who did neither, so leaving is a loss (docs/protocol.md 2, v1.2).
     resigned = models.BooleanField(default=False)
-    # Berserk (PROTOCOL.md 7): chosen during a tournament race's countdown; it plays without
+    # Berserk (docs/protocol.md 7): chosen during a tournament race's countdown; it plays without
     # flags, and a win earns one more point.
     berserk = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)

@@ -1,4 +1,4 @@
-"""Names people play under (PROTOCOL.md 4): what a name may contain, and when two are one.
+"""Names people play under (docs/protocol.md 4): what a name may contain, and when two are one.
 
 Two names are one when their *skeletons* are equal: NFKC, then `casefold()`, then Unicode
 TR39's confusables mapping, which ICU's SpoofChecker implements (`alice`, `ALICE`, and

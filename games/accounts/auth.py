@@ -1,6 +1,6 @@
 """Logging in: usernames match whatever their case, django-axes' hooks that count failed
 logins in the database (shared by every worker) and answer a locked-out login, and the API's
-sessions (PROTOCOL.md 3, v1.2), which go through the same login form and the same throttle.
+sessions (docs/protocol.md 3, v1.2), which go through the same login form and the same throttle.
 
 Settings: AUTHENTICATION_BACKENDS and AXES_* in config/settings.py; docs/deploy.md,
 "Security headers and logins", says how they were chosen and how to unlock.
@@ -145,7 +145,7 @@ def locked_out(
     return response
 
 
-# ---- the API's sessions (PROTOCOL.md 3, v1.2) ---------------------------------------------
+# ---- the API's sessions (docs/protocol.md 3, v1.2) ---------------------------------------------
 
 
 def session_login(*, request: HttpRequest, username: Any, password: Any) -> AbstractBaseUser:

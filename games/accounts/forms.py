@@ -16,7 +16,7 @@ TAKEN = "That name, or one that looks like it, is taken."
 
 
 class SignupForm(UserCreationForm):
-    """1..24 visible characters, unique by skeleton (PROTOCOL.md 4): nobody can sign up as
+    """1..24 visible characters, unique by skeleton (docs/protocol.md 4): nobody can sign up as
     a look-alike of an existing player, and the name works in every game. Django's own rule
     (letters, digits and @.+-_, any script) still applies on top: no spaces in a username."""
 

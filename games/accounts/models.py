@@ -36,7 +36,7 @@ class AccountSettings(models.Model):
 
 
 class Account(models.Model):
-    """What an account is, beyond Django's user: a bot account (PROTOCOL.md 6.1, set once and
+    """What an account is, beyond Django's user: a bot account (docs/protocol.md 6.1, set once and
     for ever before it has played), one of the server's own bots (`house`: its level), and
     marked by fair-play review. No row is a person's account, unmarked, as every account was
     before v1.2: rows are made when first needed (a join, an upgrade, a house bot)."""
@@ -48,7 +48,7 @@ class Account(models.Model):
     bot_since = models.DateTimeField(null=True, blank=True)
     # The level key (games.bots.levels) of a server bot's account; "" for every other account.
     house = models.CharField(max_length=16, blank=True, default="")
-    # Set by a moderator's mark (PROTOCOL.md 6.4); shown by GET /api/me/.
+    # Set by a moderator's mark (docs/protocol.md 6.4); shown by GET /api/me/.
     marked = models.BooleanField(default=False)
 
     class Meta:

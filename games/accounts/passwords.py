@@ -11,7 +11,7 @@ MAX_PASSWORD_CHARS = 128
 
 
 class MaximumLengthValidator:
-    """At most 128 characters (PROTOCOL.md 3): every login hashes what it is sent, so an
+    """At most 128 characters (docs/protocol.md 3): every login hashes what it is sent, so an
     unbounded password is a cheap way to make a worker spend its CPU."""
 
     def __init__(self, max_length: int = MAX_PASSWORD_CHARS) -> None:

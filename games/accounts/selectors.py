@@ -17,7 +17,7 @@ def account_settings(*, user: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class AccountKind:
-    """A bot account (PROTOCOL.md 6.1), and marked by fair-play review (6.4)."""
+    """A bot account (docs/protocol.md 6.1), and marked by fair-play review (6.4)."""
 
     bot: bool
     marked: bool

@@ -1,6 +1,6 @@
 """Accounts: who owns a name (the account whose username has the same skeleton, if any),
 creating an account, keeping its game settings, and what kind of account it is: a person's,
-a bot account (PROTOCOL.md 6.1), or one of the server's own bots."""
+a bot account (docs/protocol.md 6.1), or one of the server's own bots."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def _has_played(user: Any) -> bool:
 
 @transaction.atomic
 def account_bot_upgrade(*, user: Any) -> Account:
-    """Make an account a bot account, once and for ever (PROTOCOL.md 6.1): only one that has
+    """Make an account a bot account, once and for ever (docs/protocol.md 6.1): only one that has
     played nothing, so no result of a program ever stood as a person's. Asking again is a
     no-op. The row is locked, and a join locks it too (account_joins_as_bot), so an upgrade
     and a first game cannot both succeed."""

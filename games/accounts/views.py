@@ -1,5 +1,5 @@
-"""The accounts API: sign-up, sessions and the logged-in account for programs (PROTOCOL.md 3,
-v1.2), the bot upgrade (6.1), and an account's game settings (docs/protocol.md 5.3)."""
+"""The accounts API: sign-up, sessions and the logged-in account for programs (docs/protocol.md 3,
+v1.2), the bot upgrade (6.1), and an account's game settings (docs/protocol.md 10.3)."""
 
 from __future__ import annotations
 

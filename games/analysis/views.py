@@ -1,4 +1,4 @@
-"""The HTTP API of analysis (PROTOCOL.md 3): the review of a finished game."""
+"""The HTTP API of analysis (docs/protocol.md 3): the review of a finished game."""
 
 from __future__ import annotations
 

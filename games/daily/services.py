@@ -1,4 +1,4 @@
-"""Days, their boards and the runs on them (issue 14.6, docs/protocol.md 5.4).
+"""Days, their boards and the runs on them (issue 14.6, docs/protocol.md 10.4).
 
 A day's board is made the first time anyone asks for that UTC day: a random seed, committed
 to at once (so "published at 00:00 UTC" holds: nobody could know it earlier), searched with
@@ -28,7 +28,7 @@ from games.models import Game, GameMode
 from games.ratings.models import Rating
 
 # A counted run needs an account that existed before the day began and has this many rated
-# races behind it (PROTOCOL.md 6.2): a fresh second account cannot learn the board first.
+# races behind it (docs/protocol.md 6.2): a fresh second account cannot learn the board first.
 ESTABLISHED_RATED_RACES = 5
 
 
@@ -76,7 +76,7 @@ def challenge_of(*, day: date, preset: str, now: datetime | None = None) -> Dail
 
 def may_count(*, user: Any, day: date) -> bool:
     """May this account's run on `day` count: did it exist before the day began, and has it
-    played ESTABLISHED_RATED_RACES rated races (PROTOCOL.md 6.2)? A bot account's never does
+    played ESTABLISHED_RATED_RACES rated races (docs/protocol.md 6.2)? A bot account's never does
     (6.1), nor a marked account's (6.4), whatever it has behind it."""
     if user is None or not user.is_authenticated or user.date_joined >= day_start(day):
         return False
@@ -89,7 +89,7 @@ def may_count(*, user: Any, day: date) -> bool:
 def run_create(*, preset: Any, user: Any = None) -> tuple[Game, DailyRun]:
     """A new run on today's board: an established account's first is counted, the rest are
     practice, and a bot account's are all practice; guests play past days' boards only
-    (PROTOCOL.md 6.1, 6.2)."""
+    (docs/protocol.md 6.1, 6.2)."""
     preset = check_preset(preset)
     user = user if user is not None and user.is_authenticated else None
     if user is None:

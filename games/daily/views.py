@@ -1,4 +1,4 @@
-"""`/api/daily/...` (docs/protocol.md 5.4)."""
+"""`/api/daily/...` (docs/protocol.md 10.4)."""
 
 from __future__ import annotations
 

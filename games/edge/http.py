@@ -1,4 +1,4 @@
-"""The JSON HTTP API's shared edge (PROTOCOL.md section 3): the view decorator, JSON bodies,
+"""The JSON HTTP API's shared edge (docs/protocol.md 3): the view decorator, JSON bodies,
 error answers and the creation limit. Each room's views.py parses, calls one service or
 selector, and answers through these."""
 
@@ -23,12 +23,12 @@ STATUS_OF_CODE = {
     "invalid": 400,
     "not_logged_in": 401,
     "bad_login": 401,
-    "bot_forbidden": 403,  # a bot account joining a tournament (PROTOCOL.md 7)
-    "marked": 403,  # a marked account joining a tournament (PROTOCOL.md 6.4)
+    "bot_forbidden": 403,  # a bot account joining a tournament (docs/protocol.md 7)
+    "marked": 403,  # a marked account joining a tournament (docs/protocol.md 6.4)
     "not_found": 404,
     "method_not_allowed": 405,
     "not_finished": 409,
-    "finished": 409,  # joining a tournament that is over (PROTOCOL.md 7)
+    "finished": 409,  # joining a tournament that is over (docs/protocol.md 7)
     "not_joined": 409,
     "too_many_upcoming": 409,
     "name_taken": 409,

@@ -1,6 +1,6 @@
 """Keep /api/ answers JSON even when something unexpected fails: a bug becomes a logged 500
 with the error shape, never Django's HTML page. And refuse, before anything else, a change
-under /api/ that does not say it is JSON (PROTOCOL.md 3, v1.2)."""
+under /api/ that does not say it is JSON (docs/protocol.md 3, v1.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The seed commitment (PROTOCOL.md 1.7): published at creation, checkable after the end.
+"""The seed commitment (docs/protocol.md 1.7): published at creation, checkable after the end.
 
 A salt drawn by the server is hashed in front of the seed, so a short chosen seed (`friday`)
 cannot be found from its commitment with a word list before the race; the salt is disclosed

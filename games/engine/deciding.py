@@ -1,4 +1,4 @@
-"""When a race's ranking is decided (PROTOCOL.md 2.2): at most one racer is still playing and
+"""When a race's ranking is decided (docs/protocol.md 2.2): at most one racer is still playing and
 its place is the same whether it won or lost at this moment, so nothing it does next can
 change a rank. The server then fixes the ranks, rates the race and tells everyone.
 

@@ -1,4 +1,4 @@
-"""Board generation v1 (PROTOCOL.md section 1): a seeded, verifiable Fisher-Yates draw."""
+"""Board generation v1 (docs/protocol.md 1): a seeded, verifiable Fisher-Yates draw."""
 
 from __future__ import annotations
 

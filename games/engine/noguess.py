@@ -1,4 +1,4 @@
-"""Generator `ng1` (PROTOCOL.md 1.8): the first v1 board of `seed/ng/k` that needs no guess.
+"""Generator `ng1` (docs/protocol.md 1.8): the first v1 board of `seed/ng/k` that needs no guess.
 
 A board is no-guess when, from the opening of its safe cell, revealing every deducibly safe
 cell (safe in every layout the knowledge allows, the mine count included) and repeating

@@ -1,4 +1,4 @@
-"""The classic sizes (PROTOCOL.md section 2): name -> (width, height, mines)."""
+"""The classic sizes (docs/protocol.md 2): name -> (width, height, mines)."""
 
 PRESETS: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),

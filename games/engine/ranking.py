@@ -1,4 +1,4 @@
-"""Race ranking (PROTOCOL.md section 2): winners by time, then the rest by progress, and those
+"""Race ranking (docs/protocol.md 2): winners by time, then the rest by progress, and those
 who resigned or were dropped last (v1.2: leaving is a loss)."""
 
 from __future__ import annotations

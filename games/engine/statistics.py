@@ -1,4 +1,4 @@
-"""3BV and the figures derived from it (PROTOCOL.md section 2; docs/protocol.md "Statistics"
+"""3BV and the figures derived from it (docs/protocol.md 2 and 10.1
 for the ones the field adds: 3BV solved, estimated time, RQP, IOE and STNB)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Events a use case produces and who receives them (PROTOCOL.md section 4, server to client).
+"""Events a use case produces and who receives them (docs/protocol.md 4, server to client).
 
 Services return events; the consumer (or the reaper) publishes them after the commit. An event
 names its groups; `spectator_delay_ms` holds it back for spectators of a running race. A move

@@ -12,7 +12,7 @@ CONTENT_TYPE = "application/octet-stream"
 
 @api_view("GET")
 def game_export_file(request: HttpRequest, game_id: str) -> HttpResponse:
-    """`GET /api/games/<id>/export/?player=<player id>&format=evf` (docs/protocol.md 5.2)."""
+    """`GET /api/games/<id>/export/?player=<player id>&format=evf` (docs/protocol.md 10.2)."""
     player_id = request.GET.get("player") or None
     fmt = request.GET.get("format") or "evf"
     export = game_export(game_id=game_id, player_id=player_id, fmt=fmt)

@@ -1,4 +1,4 @@
-"""The moderators' review queue in the admin (PROTOCOL.md 6.4).
+"""The moderators' review queue in the admin (docs/protocol.md 6.4).
 
 Only staff holding `games.review_game` see it or act in it: every permission of these pages is
 that one, so a staff member without it gets nothing (a 403 on a POST, which changes nothing).
@@ -154,7 +154,7 @@ class ReviewAdmin(ModeratorsOnly, admin.ModelAdmin):
 
     @admin.display(description="see")
     def links(self, review: Review) -> SafeString:
-        # The pages' paths (PROTOCOL.md 3: a game's "page"; the player pages).
+        # The pages' paths (docs/protocol.md 3: a game's "page"; the player pages).
         replay = f"/games/{quote(review.game_id, safe='')}/replay/"
         history = f"/players/{quote(review.player.name, safe='')}/"
         return format_html(

@@ -8,7 +8,7 @@ class FairplayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # A marked account's player page says so (PROTOCOL.md 6.4); the page is drawn below
+        # A marked account's player page says so (docs/protocol.md 6.4); the page is drawn below
         # this room, so the mark is told to it here.
         from games.fairplay.selectors import is_marked
         from games.scores.leaderboards import player_fact_register

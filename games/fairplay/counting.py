@@ -25,7 +25,7 @@ def count_rule_register(name: str, rule: CountRule) -> None:
 
 def counts_of(game: Game, player: Player) -> list[str]:
     """What this player's game counts for; empty for a guest or a bot, whose games are not
-    screened (PROTOCOL.md 6.3: the games of an account)."""
+    screened (docs/protocol.md 6.3: the games of an account)."""
     if player.user_id is None or player.is_bot:
         return []
     counts = []

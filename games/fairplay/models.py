@@ -44,7 +44,7 @@ class Review(models.Model):
 
 
 class Mark(models.Model):
-    """A moderator's judgment that an account cheated (PROTOCOL.md 6.4): at most one per
+    """A moderator's judgment that an account cheated (docs/protocol.md 6.4): at most one per
     account, so two moderators pressing at once make one mark and one set of refunds (the
     second insert waits for the first and fails on the unique user)."""
 

@@ -1,4 +1,5 @@
-"""The screen of one player's game (PROTOCOL.md 6.3): pure, the standard library and the engine.
+"""The screen of one player's game (docs/protocol.md 6.3): pure, the standard library and the
+engine.
 
 It reads the player's move log with the time at which the server received each move (never a
 client's clock), replays it on the game's board to keep the moves that changed the board (the

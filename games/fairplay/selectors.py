@@ -16,7 +16,7 @@ HELD = (ReviewStatus.UNDER_REVIEW, ReviewStatus.CHEAT)
 
 def review_statuses(*, player_ids: Iterable[str]) -> dict[str, str | None]:
     """Per player id: "under_review", "cleared", "cheat", or None (nothing fired, or not
-    screened). Only ever shown to the player's own account (PROTOCOL.md 6.3)."""
+    screened). Only ever shown to the player's own account (docs/protocol.md 6.3)."""
     ids = list(player_ids)
     found = dict(Review.objects.filter(player_id__in=ids).values_list("player_id", "status"))
     return {player_id: found.get(player_id) for player_id in ids}
@@ -24,7 +24,7 @@ def review_statuses(*, player_ids: Iterable[str]) -> dict[str, str | None]:
 
 def held_player_ids(*, player_ids: Iterable[str]) -> set[str]:
     """The players among these whose games count nowhere now: under review, judged cheat, or
-    played by a marked account (PROTOCOL.md 6.4: every game of it)."""
+    played by a marked account (docs/protocol.md 6.4: every game of it)."""
     ids = list(player_ids)
     return set(
         Review.objects.filter(player_id__in=ids, status__in=HELD).values_list(
@@ -38,7 +38,8 @@ def held_player_ids(*, player_ids: Iterable[str]) -> set[str]:
 
 
 def is_marked(user: Any) -> bool:
-    """Has a moderator marked this account (PROTOCOL.md 6.4)? A guest (None, anonymous) never."""
+    """Has a moderator marked this account (docs/protocol.md 6.4)? A guest (None, anonymous)
+    never."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     return Mark.objects.filter(user_id=user.pk).exists()

@@ -5,7 +5,7 @@ the scores are written: the screen is there before `game_over` is sent, a worker
 the commit cannot lose it, and a score under review is written held, so no leaderboard, best
 or record ever shows it. `review_clear` releases it as if it had never waited; `account_mark`
 takes every game of an account off the boards for good and refunds its victims
-(PROTOCOL.md 6.4); `report_create` puts a player's game in the moderators' queue.
+(docs/protocol.md 6.4); `report_create` puts a player's game in the moderators' queue.
 """
 
 from __future__ import annotations
@@ -41,11 +41,11 @@ from games.ratings.refunds import ratings_settle_mark
 from games.scores.leaderboards import all_time_entries, all_time_leader
 from games.scores.records import account_scores_hold, score_release
 
-# PROTOCOL.md 6.4: the races a mark refunds ended this long before it; each account gets back
+# docs/protocol.md 6.4: the races a mark refunds ended this long before it; each account gets back
 # at most this many rating points per mark.
 REFUND_WINDOW = timedelta(days=7)
 REFUND_CAP = 200
-# PROTOCOL.md 6.4: an account files at most this many reports in any 24 hours.
+# docs/protocol.md 6.4: an account files at most this many reports in any 24 hours.
 REPORTS_PER_DAY = 10
 REPORT_WINDOW = timedelta(hours=24)
 
@@ -110,7 +110,7 @@ def _player_screen(*, game: Game, player: Player, counts: list[str], limits: Thr
 def game_screen(*, game: Game, players: list[Player], now: datetime) -> set[str]:
     """Screen every player whose finished game counts (an account's); write one Review each.
     Returns the ids of the players whose scores must be written held: those now under review,
-    and every player of a marked account (its games count nowhere, PROTOCOL.md 6.4)."""
+    and every player of a marked account (its games count nowhere, docs/protocol.md 6.4)."""
     limits = thresholds()
     # The accounts' rows are locked (as account_mark locks its account's) so that a mark made
     # while this game ends is either seen here or made after this game's scores exist.
@@ -177,7 +177,7 @@ class Marked:
 
 @transaction.atomic
 def account_mark(*, user_id: int, by: Any = None) -> Marked:
-    """A moderator marks an account as a cheat (PROTOCOL.md 6.4), once: every game of it
+    """A moderator marks an account as a cheat (docs/protocol.md 6.4), once: every game of it
     leaves every leaderboard, best and rating list, its ratings freeze, and each account that
     lost rating to it in the rated races of the last REFUND_WINDOW gets it back.
 

@@ -1,4 +1,4 @@
-"""The HTTP API of fair play (PROTOCOL.md 6.4): an account reports a player's game."""
+"""The HTTP API of fair play (docs/protocol.md 6.4): an account reports a player's game."""
 
 from __future__ import annotations
 

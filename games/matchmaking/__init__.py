@@ -1,1 +1,1 @@
-"""Quick match (PROTOCOL.md 5): a queue every worker shares, paired by rating."""
+"""Quick match (docs/protocol.md 5): a queue every worker shares, paired by rating."""

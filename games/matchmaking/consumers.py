@@ -1,6 +1,6 @@
 """The quick-match socket, /ws/match/: seek, cancel, and `matched` when a race is made.
 
-Speaks PROTOCOL.md 5 and nothing else: the queue is games.matchmaking.services. Any worker's
+Speaks docs/protocol.md 5 and nothing else: the queue is games.matchmaking.services. Any worker's
 pass may make the race; it sends `matched` to the seeker's channel, wherever that socket is.
 """
 

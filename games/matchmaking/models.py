@@ -20,7 +20,7 @@ class Seeker(models.Model):
     )
     rating = models.IntegerField()  # the displayed rating it is paired by (guests: 1000)
     # The client address it sought from: two accounts of one address are never paired in
-    # rated play (PROTOCOL.md 6.2).
+    # rated play (docs/protocol.md 6.2).
     address = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()

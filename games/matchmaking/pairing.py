@@ -53,7 +53,7 @@ def pairs(candidates: list[Candidate], size: int, now: datetime) -> list[list[Ca
 
 def may_race(account_a: int | None, address_a: str, account_b: int | None, address_b: str) -> bool:
     """The same account never races itself, and two accounts of one client address never race
-    each other in rated play: one person farming points (PROTOCOL.md 6.2)."""
+    each other in rated play: one person farming points (docs/protocol.md 6.2)."""
     if account_a is not None and account_a == account_b:
         return False
     return not (

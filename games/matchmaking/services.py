@@ -52,7 +52,7 @@ def seek_start(
     *, channel: str, preset: Any, no_guess: Any, name: Any, user: Any, address: str = ""
 ) -> Seeker:
     """Put a connection in the queue (one seek per connection: the edge checks). Quick match
-    is for people: a bot account may not seek (PROTOCOL.md 6.1)."""
+    is for people: a bot account may not seek (docs/protocol.md 6.1)."""
     if not isinstance(preset, str) or preset not in PRESETS:
         raise ServiceError("bad_message", f"preset must be one of {', '.join(PRESETS)}")
     if not isinstance(no_guess, bool):
@@ -60,7 +60,7 @@ def seek_start(
     user = user if user is not None and user.is_authenticated else None
     if user is not None and account_kind(user=user).bot:
         raise ServiceError("bot_forbidden", "bot accounts do not seek: create or join a race")
-    if is_marked(user):  # PROTOCOL.md 6.4: a marked account plays no rated race again
+    if is_marked(user):  # docs/protocol.md 6.4: a marked account plays no rated race again
         raise ServiceError("marked", "this account is marked for cheating: it cannot seek")
     if user is None:
         name = lifecycle.guest_name(name=name)
@@ -124,7 +124,7 @@ def match_plan() -> list[tuple[list[int], str | None]]:
     now = timezone.now()
     Seeker.objects.filter(expires_at__lte=now).delete()  # a dead worker's seekers
     rows = list(Seeker.objects.filter(**_fresh(now)).order_by("created_at", "id"))
-    # An account marked while it was seeking is never paired (PROTOCOL.md 6.4).
+    # An account marked while it was seeking is never paired (docs/protocol.md 6.4).
     marked = marked_user_ids(user_ids=[row.user_id for row in rows])
     rows = [row for row in rows if row.user_id not in marked]
     kinds: dict[tuple[str, bool], list[Seeker]] = {}

@@ -50,7 +50,7 @@ class PlayerState:
     time_ms: int | None
     last_move_at: datetime | None
     finished_at: datetime | None
-    berserk: bool = False  # no flags for it (PROTOCOL.md 7), fixed before the race runs
+    berserk: bool = False  # no flags for it (docs/protocol.md 7), fixed before the race runs
 
 
 # Per process, bounded by bytes: a worker keeps what its players need and nothing grows forever.

@@ -1,4 +1,4 @@
-"""The WebSocket edge: consumers speak the protocol (PROTOCOL.md section 4) and call services.
+"""The WebSocket edge: consumers speak the protocol (docs/protocol.md 4) and call services.
 
     consumers.py      one connection to one game: validate a frame, call one service, deliver
     welcome.py        what a hello is shown (a late spectator's boards, delayed)

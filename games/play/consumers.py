@@ -113,7 +113,7 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
             await self.close()  # before accept: the handshake is refused (403)
             return
         self.mode, self.width, self.height = game.mode, game.width, game.height
-        # A rated race's spectators get counts, not cells, until game_over (PROTOCOL.md 4).
+        # A rated race's spectators get counts, not cells, until game_over (docs/protocol.md 4).
         self.rated = game.rated
         self.errors_in_row = 0
         conf = settings.MINERACE
@@ -302,7 +302,7 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
 
     async def hello_take_back(self, joined: Joined | None) -> None:
         """Undo a hello that failed before its welcome went out, as its `internal` answer
-        promises (PROTOCOL.md 4): the connection is as before it (it may say hello again), and
+        promises (docs/protocol.md 4): the connection is as before it (it may say hello again), and
         a join is undone, since its client never got the token (games.races.join_undo)."""
         self.role = self.player_id = self.move_limit = None  # it never counted a move
         self.welcome_seq = {}
@@ -485,7 +485,7 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         """Answer a bad frame; a run of them closes the connection (1008)."""
         await self.send_error(error.code, error.message, re)
         if error.code == "too_fast":
-            return  # PROTOCOL.md 4: not counted towards the errors in a row
+            return  # docs/protocol.md 4: not counted towards the errors in a row
         self.errors_in_row += 1
         if self.errors_in_row >= MAX_ERRORS_IN_ROW:
             await self.close(code=1008)

@@ -1,7 +1,7 @@
 """What one connection may see of an event: a pure function of the event and the connection.
 
 A move is published once to the whole game; its mover's connections and the spectators see
-its cells, the other racers only its counts, and nobody else anything (PROTOCOL.md 4). A rated
+its cells, the other racers only its counts, and nobody else anything (docs/protocol.md 4). A rated
 race's spectators see counts only until game_over: its board is every racer's, and so is each
 cell an opponent uncovers (v1.2).
 """

@@ -38,7 +38,7 @@ def welcome_view(*, game_id: str, player_id: str | None, spectator: bool) -> dic
     if game.status == GameStatus.FINISHED:
         visible = players  # nothing is secret any more
     elif spectator and game.rated:
-        visible = []  # a rated race's boards are shown once it is over (PROTOCOL.md 4, v1.2)
+        visible = []  # a rated race's boards are shown once it is over (docs/protocol.md 4, v1.2)
     elif spectator:
         visible = players
         delay_ms = spectator_delay_ms(game)

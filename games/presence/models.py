@@ -43,7 +43,7 @@ class PlayerPresence(models.Model):
     since = models.DateTimeField()
     announced = models.BooleanField(default=True)  # False: a change held back (one a second)
     # When the player first said hello in this game (null: never): a matched player who did
-    # not come within the grace leaves its race unrated (PROTOCOL.md 6.2).
+    # not come within the grace leaves its race unrated (docs/protocol.md 6.2).
     came_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -1,5 +1,5 @@
 """What the public state and `presence` frames say of a racer's presence, and how long a racer
-may be away before it is dropped (PROTOCOL.md 2.1)."""
+may be away before it is dropped (docs/protocol.md 2.1)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def drop_at(game_status: str, player_status: str, since: datetime) -> datetime |
 
 
 def presence_payload(game: Game, player: Player, online: bool, since: datetime) -> dict[str, Any]:
-    """A `presence` frame: PROTOCOL.md 2.1's fields, and when an offline racer is dropped."""
+    """A `presence` frame: docs/protocol.md 2.1's fields, and when an offline racer is dropped."""
     moment = None if online else drop_at(game.status, player.status, since)
     return {"player": player.id, "online": online, "drop_at": iso(moment)}
 
@@ -67,7 +67,7 @@ def never_held(*, joined_before: datetime) -> QuerySet[Player]:
     """Lobby racers no connection has held since they joined (before `joined_before`): no
     presence row (a connection makes one) and no connection now. Only a hello whose welcome
     failed and whose undo failed too leaves one (games/play/hello_undo.py). Offline since
-    their join (PROTOCOL.md 2.1): the public state says so from ARRIVING on, and the presence
+    their join (docs/protocol.md 2.1): the public state says so from ARRIVING on, and the presence
     pass drops them LOBBY_IDLE_S after it (services.absent_players). A house bot is played
     without a connection, and is none of them."""
     held = Connection.objects.filter(player_id__isnull=False).values("player_id")

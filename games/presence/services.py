@@ -4,7 +4,7 @@ A race player is online while one of its connections holds an unexpired lease, o
 Opening or closing a connection settles that player's state at once; the sweep, which every
 worker runs every PRESENCE_INTERVAL_S, settles what no close announced (a killed worker's
 leases running out) and sends changes held back by the one-a-second rule. `absent_players`
-says who has been away too long by PROTOCOL.md 2.1 (offline in the lobby for LOBBY_IDLE_S,
+says who has been away too long by docs/protocol.md 2.1 (offline in the lobby for LOBBY_IDLE_S,
 offline in a running race for ABANDON_S); the race lifecycle acts on it. Every state change is
 a conditional UPDATE, so when several workers sweep at once exactly one of them announces it.
 """
@@ -170,7 +170,7 @@ def _announce_held_back(now: datetime) -> list[Event]:
 
 @dataclass(frozen=True)
 class Absences:
-    """Racers away too long (PROTOCOL.md 2.1): who leaves its lobby, who is dnf."""
+    """Racers away too long (docs/protocol.md 2.1): who leaves its lobby, who is dnf."""
 
     leave: list[str] = field(default_factory=list)
     resign: list[str] = field(default_factory=list)

@@ -86,7 +86,7 @@ def overdue_games(*, now: datetime | None = None) -> list[str]:
 
 
 def not_ready_in_time(*, now: datetime | None = None) -> list[str]:
-    """Racers still not ready at their lobby's ready deadline: they leave (PROTOCOL.md 2.1)."""
+    """Racers still not ready at their lobby's ready deadline: they leave (docs/protocol.md 2.1)."""
     now = now or timezone.now()
     late = Player.objects.filter(
         game__status=GameStatus.LOBBY,

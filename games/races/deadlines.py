@@ -1,5 +1,5 @@
 """Every deadline of a race, in one place: its time limit, its lobby's ready deadline, and when
-a connection's timers must make the clock tick (PROTOCOL.md 2.1). Pure reads of settings and
+a connection's timers must make the clock tick (docs/protocol.md 2.1). Pure reads of settings and
 the game; the clock (clock.py) acts on them."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def race_deadline(game: Clocked, time_limit_s: int | None = None) -> datetime | 
 
 
 def ready_deadline(game: Game) -> str | None:
-    """A lobby's ready timeout: when those not ready by then leave (PROTOCOL.md 2.1)."""
+    """A lobby's ready timeout: when those not ready by then leave (docs/protocol.md 2.1)."""
     if game.status != GameStatus.LOBBY or game.ready_since is None:
         return None
     return iso(game.ready_since + ready_timeout())

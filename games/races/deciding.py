@@ -1,4 +1,4 @@
-"""Deciding a race (PROTOCOL.md 2.2): the moment its ranking can no longer change.
+"""Deciding a race (docs/protocol.md 2.2): the moment its ranking can no longer change.
 
 `race_decide` runs in the transaction of whatever may have settled it (a finish, a resignation,
 the time limit, a move that opens cells of the last racer still playing), with the game row
@@ -57,7 +57,7 @@ def race_decide(game: Game, players: list[Player], now: datetime) -> list[Event]
     game.deciding_racer = ""
     game.save(update_fields=["decided_at", "decided_places", "race_winner", "deciding_racer"])
     if game.rated:  # in this transaction: decided and game_over read the same numbers
-        # A race a matched player never came to was not played by all (PROTOCOL.md 6.2).
+        # A race a matched player never came to was not played by all (docs/protocol.md 6.2).
         played = not came_too_late(game=game, players=players)
         race_rate(game=game, players=players, ranks=game.decided_places, now=now, played=played)
     events: list[Event] = []
@@ -69,7 +69,7 @@ def race_decide(game: Game, players: list[Player], now: datetime) -> list[Event]
 
 
 def winner_of(placed: list[Placed]) -> str:
-    """The race's winner at the decided moment (PROTOCOL.md 7): the first, when it cleared its
+    """The race's winner at the decided moment (docs/protocol.md 7): the first, when it cleared its
     board or still plays (then every other racer has lost or left); else nobody ("")."""
     first = placed[0].player
     return first.id if first.status in (PlayerStatus.WON, PlayerStatus.PLAYING) else ""

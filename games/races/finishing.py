@@ -49,7 +49,7 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     game.status = GameStatus.FINISHED
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])
-    # Every player whose game counts is screened first (PROTOCOL.md 6.3), in this transaction:
+    # Every player whose game counts is screened first (docs/protocol.md 6.3), in this transaction:
     # a score under review is written held, so it reaches no leaderboard, best or record.
     held = game_screen(game=game, players=players, now=now)
     # Scores are written only now, all together: a score shows its board's 3BV, which must

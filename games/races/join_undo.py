@@ -2,7 +2,7 @@
 
 A hello with a name commits the join, then builds and sends the welcome. If that fails, the
 client is answered `internal`, which promises that the state is unchanged and that saying hello
-again works (PROTOCOL.md 4). The client never got the resume token, so the player could never
+again works (docs/protocol.md 4). The client never got the resume token, so the player could never
 be played or resumed, and its name would stay taken: the join is undone instead, as a leave
 while nobody can have moved (only the token's holder can, and nobody holds it).
 """

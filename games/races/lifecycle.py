@@ -61,7 +61,7 @@ def guest_name(*, name: Any) -> str:
 
 def game_create(*, spec: GameSpec, user: Any = None, creator_address: str = "") -> Game:
     """Create a game in the lobby; a chosen seed makes it unranked, and so does a bot
-    account's creating it (PROTOCOL.md 6.1: its games are never ranked). `creator_address`:
+    account's creating it (docs/protocol.md 6.1: its games are never ranked). `creator_address`:
     the client address of a race made over the API (games.races.lobbies counts them)."""
     by_bot = user is not None and user.is_authenticated and account_kind(user=user).bot
     game = game_row(spec=spec, by_bot=by_bot, creator_address=creator_address)
@@ -88,7 +88,7 @@ def player_join(
     A logged-in user plays under its username; a guest may not take a registered username.
     `session_key` is the joining browser's session, if it has one (spectator_check). A bot
     account's player is a bot's (`bot`), and the game it joins is neither ranked nor rated
-    from then on, for everyone in it (PROTOCOL.md 6.1).
+    from then on, for everyone in it (docs/protocol.md 6.1).
     """
     user = user if user is not None and user.is_authenticated else None
     name = user.get_username() if user is not None else guest_name(name=name)
@@ -96,7 +96,7 @@ def player_join(
     if game is None:
         raise ServiceError("not_found", "no such game")
     players = list(game.players.all())
-    if game.mode == GameMode.SOLO and players:  # PROTOCOL.md 4: a second join is game_full
+    if game.mode == GameMode.SOLO and players:  # docs/protocol.md 4: a second join is game_full
         raise ServiceError("game_full", "a solo game has one player; you may watch")
     if game.status == GameStatus.FINISHED or (
         game.mode == GameMode.RACE and game.status != GameStatus.LOBBY
@@ -228,7 +228,7 @@ def player_leave(*, player_id: str) -> list[Event]:
 @transaction.atomic
 def player_resign(*, player_id: str) -> list[Event]:
     """A playing racer gives up (or is dropped for being away): dnf, not a move, and a loss:
-    it ranks below everyone who stayed (PROTOCOL.md 2, v1.2)."""
+    it ranks below everyone who stayed (docs/protocol.md 2, v1.2)."""
     player, game = _lock_player(player_id)
     if game.mode != GameMode.RACE:
         raise ServiceError("bad_message", "only racers can resign")
@@ -244,7 +244,7 @@ def player_resign(*, player_id: str) -> list[Event]:
 @transaction.atomic
 def player_berserk(*, player_id: str) -> list[Event]:
     """A tournament racer gives up its flags during the countdown for a bonus on a win
-    (PROTOCOL.md 7); everyone hears `berserk`. Again: the same answer, no change."""
+    (docs/protocol.md 7); everyone hears `berserk`. Again: the same answer, no change."""
     player, game = _lock_player(player_id)
     if game.mode != GameMode.RACE or not berserk_allowed(game):
         raise ServiceError("bad_message", "berserk is for tournament races")
@@ -261,7 +261,7 @@ def player_berserk(*, player_id: str) -> list[Event]:
 
 def race_action(*, action: str, mode: str, player_id: str | None) -> list[Event]:
     """`ready`, `leave`, `resign`, `rematch` or `berserk` from a connection: race players
-    only (PROTOCOL.md 4, 7)."""
+    only (docs/protocol.md 4, 7)."""
     if mode == GameMode.SOLO:
         raise ServiceError("bad_message", f"'{action}' is for races only")
     if player_id is None:
@@ -326,7 +326,7 @@ def bot_race_create(*, spec: GameSpec, level: str, creator_address: str = "") ->
 
 def absent_players_drop() -> list[Event]:
     """Act on absences: racers offline too long in the lobby or not ready by its ready
-    deadline leave it, racers offline too long in a running race are dnf (PROTOCOL.md 2.1).
+    deadline leave it, racers offline too long in a running race are dnf (docs/protocol.md 2.1).
     Each is its own transaction; another worker's pass, or the player, may have been first.
     A racer counted offline whose lease is live again (it is connected: its worker was
     stalled, or the database away) is not dropped but announced online."""

@@ -80,7 +80,7 @@ def idle_lobbies_close() -> list[str]:
 
 
 def idle_lobby_close(*, game_id: str) -> bool:
-    """Close this lobby if nobody is in it (PROTOCOL.md 2.1): True when it was deleted now.
+    """Close this lobby if nobody is in it (docs/protocol.md 2.1): True when it was deleted now.
     Every read of a game asks: the common answer comes from one query, without a lock."""
     if not closed_lobbies(timezone.now()).filter(pk=game_id).exists():
         return False

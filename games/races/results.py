@@ -1,4 +1,4 @@
-"""A race's standings: decided once (PROTOCOL.md 2.2), then rated and shaped for the wire.
+"""A race's standings: decided once (docs/protocol.md 2.2), then rated and shaped for the wire.
 
 The ranks fixed when the race was decided (`Game.decided_places`) stand from then on, whatever
 the last racer does next; a game finished before they were kept is ranked from its players.

@@ -35,9 +35,9 @@ def hash_token(token: str) -> str:
 
 def game_row(*, spec: GameSpec, by_bot: bool = False, creator_address: str = "") -> Game:
     """A new game in the lobby, unsaved; a chosen seed makes it unranked, and so does a bot
-    account's creating it (PROTOCOL.md 6.1)."""
+    account's creating it (docs/protocol.md 6.1)."""
     seed = spec.seed if spec.seed is not None else secrets.token_hex(16)
-    salt = secrets.token_hex(16)  # PROTOCOL.md 1.7: disclosed with the seed at the end
+    salt = secrets.token_hex(16)  # docs/protocol.md 1.7: disclosed with the seed at the end
     ng_attempt = None
     if spec.no_guess and spec.mode == GameMode.RACE:  # a race's safe cell is known already
         start = start_cell(spec.width, spec.height, seed)
@@ -87,7 +87,7 @@ def player_row(
 
 def unranked_by_bot(game: Game) -> bool:
     """A bot account's player makes its game neither ranked nor rated, for everyone in it
-    (PROTOCOL.md 6.1). True when that changed the game (the caller saves it)."""
+    (docs/protocol.md 6.1). True when that changed the game (the caller saves it)."""
     changed = game.ranked or game.rated
     game.ranked = game.rated = False
     return changed
@@ -113,7 +113,7 @@ def bot_seat(player: Player, level: str) -> BotSeat:
 
 def lobby_settle(game: Game, players: list[Player], now: datetime) -> tuple[list[str], list[Event]]:
     """After a ready or a leave: all ready (two or more) begins the countdown; two or more
-    ready beside some not ready starts the ready timeout (PROTOCOL.md 2.1). The game's fields
+    ready beside some not ready starts the ready timeout (docs/protocol.md 2.1). The game's fields
     that changed (the caller saves them) and the events."""
     ready = sum(1 for p in players if p.status == PlayerStatus.READY)
     if len(players) >= 2 and ready == len(players):

@@ -28,7 +28,7 @@ def game_get(*, game_id: str) -> Game:
 
 def game_state(*, game_id: str, viewer_id: int | None = None) -> dict[str, Any]:
     """The public state; asked by an account (`viewer_id`), its own players' entries add
-    `review`, where the screen put that game (PROTOCOL.md 6.3). Nobody else sees it."""
+    `review`, where the screen put that game (docs/protocol.md 6.3). Nobody else sees it."""
     game = game_get(game_id=game_id)
     players = list(game.players.all())
     state = serializers.game_public(game, players)
@@ -82,7 +82,7 @@ def _with_players(games: list[Game], ratings: bool = False) -> list[dict[str, An
             user_of = {p.id: p.user_id for p in players[game.id]}
             for entry in state["players"]:
                 key = (user_of[entry["id"]], game.preset, game.variant)
-                # PROTOCOL.md 8: a provisional rating says so (pages show "1234?").
+                # docs/protocol.md 8: a provisional rating says so (pages show "1234?").
                 entry["rating"], entry["rating_provisional"] = shown.get(key, (None, None))
     return states
 

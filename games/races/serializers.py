@@ -42,7 +42,7 @@ def _field_statistics(
     elapsed_ms: int | None,
     clicks_by: dict[tuple[str, str], int],
 ) -> dict[str, Any]:
-    """The figures players of the field expect (docs/protocol.md, "Statistics"): 3BV solved
+    """The figures players of the field expect (docs/protocol.md 10.1): 3BV solved
     and the clicks of each kind for everyone, the estimated time of a loss, and RQP, IOE and
     STNB of a win."""
     solved = 0
@@ -76,7 +76,7 @@ def player_public(player: Player, game: Game) -> dict[str, Any]:
         "time_ms": player.time_ms,
         "is_bot": player.is_bot,  # the server's own bots (v1.1)
         "bot": player.bot,  # any bot account's player, the server's bots included (v1.2)
-        "berserk": player.berserk,  # a tournament racer without flags (v1.2, PROTOCOL.md 7)
+        "berserk": player.berserk,  # a tournament racer without flags (v1.2, docs/protocol.md 7)
     }
 
 
@@ -120,7 +120,7 @@ def results(game: Game, placed: list[Placed], board_hidden: bool = False) -> lis
 
 
 def decided_results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
-    """The ranking as `decided` gives it (PROTOCOL.md 2.2): the fixed ranks, the fields known
+    """The ranking as `decided` gives it (docs/protocol.md 2.2): the fixed ranks, the fields known
     then, the board's figures null while a racer still plays."""
     still_playing = any(p.status == PlayerStatus.PLAYING for p in players)
     return results(game, standings(game, players), board_hidden=still_playing)

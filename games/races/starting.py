@@ -1,5 +1,5 @@
 """Races that a pairing makes (quick match, an arena's pass), many at once: each created
-rated unless a bot takes part, every player ready, the countdown begun (PROTOCOL.md 5, 7).
+rated unless a bot takes part, every player ready, the countdown begun (docs/protocol.md 5, 7).
 
 The end state is what creating the game, joining each entrant, seating the bot and making
 everyone ready one after another would leave (lifecycle's game_create, player_join, bot_join,

@@ -1,4 +1,4 @@
-"""When a race lobby is empty for good (PROTOCOL.md 2.1, issues 21.4 and 22.4): nobody but the
+"""When a race lobby is empty for good (docs/protocol.md 2.1, issues 21.4 and 22.4): nobody but the
 server's bots in it for LOBBY_IDLE_S since it was made or since its last player left. Such a
 lobby is closed: it leaves every list at once, a join is refused, and the sweep deletes it
 (games.races.lobbies). One rule, read by the list, the join and the sweep alike."""

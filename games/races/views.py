@@ -1,4 +1,4 @@
-"""The HTTP API of games (PROTOCOL.md 3): create, list, read a game and its move log."""
+"""The HTTP API of games (docs/protocol.md 3): create, list, read a game and its move log."""
 
 from __future__ import annotations
 

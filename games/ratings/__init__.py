@@ -1,1 +1,1 @@
-"""Ratings of accounts per preset and kind of board, from rated races (PROTOCOL.md 5)."""
+"""Ratings of accounts per preset and kind of board, from rated races (docs/protocol.md 5)."""

@@ -1,4 +1,4 @@
-"""Reads of seasons (PROTOCOL.md 8): the list, a season's ladder, an account's place on it,
+"""Reads of seasons (docs/protocol.md 8): the list, a season's ladder, an account's place on it,
 and an account's seasons for its page.
 
 A ladder lists the accounts with at least PLACEMENT_RACES rated races in the season, by their

@@ -1,4 +1,4 @@
-"""Leagues (PROTOCOL.md 8): a name for a band of the displayed rating, and placement first.
+"""Leagues (docs/protocol.md 8): a name for a band of the displayed rating, and placement first.
 
 Pure: the thresholds and the comparison of two leagues, for the ladder, game_over and pages.
 """

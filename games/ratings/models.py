@@ -21,7 +21,7 @@ class Rating(models.Model):
     # A default in the database too, so a row written without it (raw SQL) is a live rating.
     frozen = models.BooleanField(default=False, db_default=False)
     updated_at = models.DateTimeField(auto_now=True)
-    # When a rated race last changed it: the rating list shows only the active (PROTOCOL.md 8).
+    # When a rated race last changed it: the rating list shows only the active (docs/protocol.md 8).
     rated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -48,13 +48,13 @@ class RatingChange(models.Model):
     variant = models.CharField(max_length=16)
     before = models.IntegerField(null=True)
     after = models.IntegerField(null=True)
-    # False: a rated race nobody played (PROTOCOL.md 6.2): before == after, and the rating
+    # False: a rated race nobody played (docs/protocol.md 6.2): before == after, and the rating
     # history leaves it out.
     counted = models.BooleanField(default=True)
     # The player's place in the race's ranking: who lost rating to whom (refunds, below).
     # Null in races rated before it was kept.
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The account's league in the race's season before and after it (PROTOCOL.md 8; games.
+    # The account's league in the race's season before and after it (docs/protocol.md 8; games.
     # ratings.leagues), "" where it has none (a guest, a frozen rating, a race not played).
     league_before = models.CharField(max_length=16, blank=True, default="")
     league_after = models.CharField(max_length=16, blank=True, default="")
@@ -75,7 +75,7 @@ class RatingChange(models.Model):
 
 
 class RatingRefund(models.Model):
-    """Rating given back to an account that lost it to a marked cheater (PROTOCOL.md 6.4): the
+    """Rating given back to an account that lost it to a marked cheater (docs/protocol.md 6.4): the
     sum of its losses in the cheater's recent rated races on one preset and variant, capped
     per account and mark; once (the unique constraint), and shown in the rating's history."""
 
@@ -103,7 +103,7 @@ class RatingRefund(models.Model):
 
 
 class Season(models.Model):
-    """A season (PROTOCOL.md 8), made by the first worker that notices it has begun. `reset_at`
+    """A season (docs/protocol.md 8), made by the first worker that notices it has begun. `reset_at`
     says the soft reset of every rating is done: it is set in the transaction that did it, so
     the reset is applied once (games.ratings.seasons.season_current)."""
 

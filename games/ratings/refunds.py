@@ -1,4 +1,4 @@
-"""A marked cheater's ratings frozen, and the rating it took given back (PROTOCOL.md 6.4).
+"""A marked cheater's ratings frozen, and the rating it took given back (docs/protocol.md 6.4).
 
 Who lost rating to it: in each rated race that ended within the window before the mark and
 that the cheater played, every other account whose shown rating fell and that the cheater

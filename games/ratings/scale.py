@@ -8,7 +8,7 @@ wins do not put anyone on top. Ratings from fewer than PROVISIONAL_GAMES races a
 from __future__ import annotations
 
 BASE, STEP = 1000, 40
-PROVISIONAL_GAMES = 10  # PROTOCOL.md 8 (v1.1 said 5)
+PROVISIONAL_GAMES = 10  # docs/protocol.md 8 (v1.1 said 5)
 
 
 def display(mu: float, sigma: float) -> int:

@@ -1,4 +1,4 @@
-"""The season calendar (PROTOCOL.md 8): seasons of SEASON_MONTHS months (3: calendar
+"""The season calendar (docs/protocol.md 8): seasons of SEASON_MONTHS months (3: calendar
 quarters), aligned on the UTC year. Pure: a moment in, the season's bounds and names out."""
 
 from __future__ import annotations

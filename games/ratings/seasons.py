@@ -1,4 +1,4 @@
-"""Seasons (PROTOCOL.md 8): the current season's row, its soft reset, and an account's season.
+"""Seasons (docs/protocol.md 8): the current season's row, its soft reset, and an account's season.
 
 The first worker to notice a new season makes its row and, in the same transaction, raises
 every rating's uncertainty to at least RESET_SIGMA (the soft reset). Once, whatever happens:
@@ -128,7 +128,7 @@ def season_rating_refunded(
 
 
 def season_ratings_freeze(*, user_id: int, moves: Moves) -> None:
-    """A marked account leaves every ladder, past ones too (PROTOCOL.md 8)."""
+    """A marked account leaves every ladder, past ones too (docs/protocol.md 8)."""
     for row in SeasonRating.objects.select_for_update().filter(user_id=user_id, frozen=False):
         moved(moves, on_ladder(row), None)
     SeasonRating.objects.filter(user_id=user_id).update(frozen=True)

@@ -24,7 +24,7 @@ ACTIVE = timedelta(days=7)  # the rating list shows accounts with a rated race t
 def ratings_table(
     *, preset: str, variant: str = Variant.CLASSIC, now: datetime | None = None
 ) -> dict[str, Any]:
-    """`GET /api/ratings/<preset>/` (PROTOCOL.md 8): settled ratings only, highest first, at
+    """`GET /api/ratings/<preset>/` (docs/protocol.md 8): settled ratings only, highest first, at
     most 100: not provisional, not a bot's, not frozen (marked), rated in the last 7 days;
     each with its league in the current season."""
     if preset not in PRESETS:
@@ -40,7 +40,7 @@ def ratings_table(
             frozen=False,
             rated_at__gte=now - ACTIVE,
         )
-        # A bot account is never rated (PROTOCOL.md 6.1); should one hold a rating, it is not
+        # A bot account is never rated (docs/protocol.md 6.1); should one hold a rating, it is not
         # listed. (Through the account's relation: games.accounts is beside this room.)
         .exclude(user__account__bot=True)
         .order_by("-display", "user__username")
@@ -84,7 +84,7 @@ def current_leagues(
 def ratings_of(*, user_id: int, now: datetime | None = None) -> dict[str, Any]:
     """An account's current ratings and the history of each, oldest first (for its page): a
     point per rated race, and one per refund (`"game"` null, `"refund"`: the points given back,
-    PROTOCOL.md 6.4). A marked account's frozen ratings are shown nowhere."""
+    docs/protocol.md 6.4). A marked account's frozen ratings are shown nowhere."""
     current = {
         f"{r.preset}/{r.variant}": {
             "preset": r.preset,
@@ -110,7 +110,7 @@ def ratings_of(*, user_id: int, now: datetime | None = None) -> dict[str, Any]:
         if key in current:
             current[key]["history"].append({**point, "at": iso(at)})
     now = now or timezone.now()
-    for entry in current.values():  # its league in the current season (PROTOCOL.md 8)
+    for entry in current.values():  # its league in the current season (docs/protocol.md 8)
         leagues = current_leagues(
             user_ids=[user_id], preset=entry["preset"], variant=entry["variant"], now=now
         )

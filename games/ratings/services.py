@@ -42,9 +42,9 @@ def race_rate(
 ) -> None:
     """Update the ratings of a rated race's accounts; `ranks` is the ranking by player id,
     `now` the moment the race is rated (default: its end, else the clock), which chooses the
-    season it counts in (PROTOCOL.md 8).
+    season it counts in (docs/protocol.md 8).
 
-    A race in which no racer made a move is not rated (PROTOCOL.md 6.2): each account's result
+    A race in which no racer made a move is not rated (docs/protocol.md 6.2): each account's result
     shows its rating unchanged, and no rating moves. Nor is one the caller says was not played
     (`played=False`: a matched player never came)."""
     if not played or not any(p.moves_count > 0 for p in players):
@@ -138,7 +138,7 @@ def _race_not_played(*, game: Game, players: list[Player]) -> None:
 
 def changes_of(*, game: Game) -> dict[str, dict[str, Any]]:
     """Per player id of a rated race: rating_before and rating_after (null for guests), and
-    (PROTOCOL.md 8) whether the rating is provisional after it, the league in the race's season
+    (docs/protocol.md 8) whether the rating is provisional after it, the league in the race's season
     before and after it, and "promotion" or "demotion" between them (null: neither)."""
     return {c.player_id: _change_view(c) for c in RatingChange.objects.filter(game=game)}
 

@@ -1,4 +1,4 @@
-"""The HTTP API of ratings (PROTOCOL.md 3, 8): a preset's rating list, the seasons and a
+"""The HTTP API of ratings (docs/protocol.md 3, 8): a preset's rating list, the seasons and a
 season's ladder."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Leaderboards (PROTOCOL.md section 3) and a player's page: reads over scores and bests."""
+"""Leaderboards (docs/protocol.md 3) and a player's page: reads over scores and bests."""
 
 from __future__ import annotations
 
@@ -175,7 +175,7 @@ def player_page(*, name: str) -> dict[str, Any]:
     return {
         "name": display,
         "ratings": ratings_of(user_id=account.pk)["ratings"] if account else [],
-        # PROTOCOL.md 8: per season, the league reached and the rank on each ladder raced.
+        # docs/protocol.md 8: per season, the league reached and the rank on each ladder raced.
         "seasons": seasons_of(user_id=account.pk, now=timezone.now()) if account else [],
         "verified": verified,
         "bot": account is not None and account_kind(user=account).bot,

@@ -23,7 +23,7 @@ LEADERBOARD_SIZE = 100  # games.scores.leaderboards.LIMIT
 def score_counts(*, game: Game, player: Player) -> bool:
     """Does this player's result score: a ranked game (a preset, no chosen seed), played by a
     person? A bot account's game is never ranked, but a score, a best or a record must not
-    hang on that alone (PROTOCOL.md 6.1)."""
+    hang on that alone (docs/protocol.md 6.1)."""
     return (
         game.ranked
         and bool(game.preset)

@@ -1,4 +1,4 @@
-"""The HTTP API of scores (PROTOCOL.md 3): leaderboards, player pages and their history."""
+"""The HTTP API of scores (docs/protocol.md 3): leaderboards, player pages and their history."""
 
 from __future__ import annotations
 

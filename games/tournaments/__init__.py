@@ -1,1 +1,1 @@
-"""Arena tournaments (PROTOCOL.md 7): a fixed time, race after race, points add up."""
+"""Arena tournaments (docs/protocol.md 7): a fixed time, race after race, points add up."""

@@ -9,8 +9,8 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Races are below this room: it tells them which races are a tournament's (berserk is
         # allowed there), what to do in the transaction that decides one (points, and both
-        # racers free to be paired again: PROTOCOL.md 2.2, 7), and tells fair play that a
-        # tournament race counts (PROTOCOL.md 6.3).
+        # racers free to be paired again: docs/protocol.md 2.2, 7), and tells fair play that a
+        # tournament race counts (docs/protocol.md 6.3).
         from games.fairplay.counting import count_rule_register
         from games.races.deciding import decided_hook_register
         from games.races.extensions import berserk_rule_register

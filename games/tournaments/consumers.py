@@ -1,4 +1,4 @@
-"""The tournament socket, /ws/tournaments/<id>/ (PROTOCOL.md 7): hello, welcome, standings,
+"""The tournament socket, /ws/tournaments/<id>/ (docs/protocol.md 7): hello, welcome, standings,
 paired, finished, ping.
 
 Speaks the protocol and nothing else: the rows are games.tournaments.services'. Each worker
@@ -40,7 +40,7 @@ from games.tournaments.schedule import schedule_ensure
 log = logging.getLogger(__name__)
 
 SCHEDULE_EVERY_PASSES = 60
-PUSH_EVERY_S = 1.0  # standings go out at most this often (PROTOCOL.md 7)
+PUSH_EVERY_S = 1.0  # standings go out at most this often (docs/protocol.md 7)
 LOTS_AT_ONCE = 2  # transactions of races a worker's pass makes side by side (SQLite queues them)
 _watchers: dict[str, set[TournamentConsumer]] = {}  # this worker's connections by tournament
 _pushed: dict[str, Any] = {}  # the standings fingerprint last pushed, or first welcomed, here

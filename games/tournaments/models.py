@@ -93,7 +93,7 @@ class Waiter(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="waiters")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     # The client address it connected from: two accounts of one address never race each
-    # other (PROTOCOL.md 6.2).
+    # other (docs/protocol.md 6.2).
     address = models.CharField(max_length=64, blank=True, default="")
     expires_at = models.DateTimeField()
 

@@ -1,4 +1,4 @@
-"""Who races whom in an arena: pure (PROTOCOL.md 7).
+"""Who races whom in an arena: pure (docs/protocol.md 7).
 
 The waiting players come in standing order and are paired two by two in that order, the best
 with the next best, skipping the opponent of its previous race when another choice exists;

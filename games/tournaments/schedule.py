@@ -1,4 +1,4 @@
-"""The calendar the server keeps by itself (PROTOCOL.md 7): an hourly arena rotating the three
+"""The calendar the server keeps by itself (docs/protocol.md 7): an hourly arena rotating the three
 presets, and a daily no-guess expert arena at 18:00 UTC (server settings).
 
 Every worker may call schedule_ensure as often as it likes: each arena's slot is a unique key,

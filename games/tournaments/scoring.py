@@ -1,4 +1,4 @@
-"""A tournament race's points, from its ranking alone: pure, so every rule of PROTOCOL.md 7 can
+"""A tournament race's points, from its ranking alone: pure, so every rule of docs/protocol.md 7 can
 be tested (and reasoned about) without a database or a clock.
 
 The first of a race has *won* when it cleared its board, or when every other racer lost or
@@ -6,7 +6,7 @@ left (resigned, or dropped for being away) while it did neither. A winner gets 2
 on fire (its previous two races of the tournament were wins), 1 more when berserk. A first who
 did not win (it lost too, or the time limit ended the race with nobody out) gets 1 and its
 streak is over; everyone else gets 0 and its streak is over. A race in which nobody made a
-move counts for nothing at all (PROTOCOL.md 6.2).
+move counts for nothing at all (docs/protocol.md 6.2).
 """
 
 from __future__ import annotations

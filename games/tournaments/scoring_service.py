@@ -1,4 +1,4 @@
-"""A tournament race's points, written in the transaction that decides the race (PROTOCOL.md
+"""A tournament race's points, written in the transaction that decides the race (docs/protocol.md
 2.2; a hook of games.races.deciding registered by apps.py): a worker killed after that commit
 loses none, and one killed before it commits nothing, so the verdict and its points are never
 apart. Its racers are free to be paired again from then on, the one still playing too (a
@@ -27,7 +27,7 @@ def is_arena_race(game: Game) -> bool:
 
 def race_points_write(game: Game, placed: list[Placed], now: datetime) -> list[Event]:
     """Score a tournament race once, from its ranking at the decided moment; a race decided at
-    or after the tournament's end counts for nothing (PROTOCOL.md 7)."""
+    or after the tournament's end counts for nothing (docs/protocol.md 7)."""
     race = (
         ArenaRace.objects.select_for_update()
         .select_related("tournament")
@@ -60,7 +60,7 @@ def race_points_write(game: Game, placed: list[Placed], now: datetime) -> list[E
     for entry in entries.values():
         if awards is not None and entry.id in awards:
             _apply(entry, awards[entry.id])
-        # A racer dropped for being away has left the arena too (PROTOCOL.md 7).
+        # A racer dropped for being away has left the arena too (docs/protocol.md 7).
         entry.withdrawn = entry.withdrawn or entry.user_id in away
         entry.game_id, entry.paired, entry.updated_at = "", None, now
         entry.save()

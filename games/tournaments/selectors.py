@@ -1,4 +1,4 @@
-"""Reads of tournaments (PROTOCOL.md 7): summaries, the list, a tournament's state and its
+"""Reads of tournaments (docs/protocol.md 7): summaries, the list, a tournament's state and its
 standings pages, a player's tournaments.
 
 Standings are computed from the entries on each read (points, wins, winning time, join), with
@@ -61,7 +61,7 @@ def tournament_get(tournament_id: str) -> Tournament:
 
 
 def ranked_entries(tournament: Tournament) -> list[tuple[int, Entry]]:
-    """Every counted entry with its rank: marked accounts are left out (PROTOCOL.md 6.4)."""
+    """Every counted entry with its rank: marked accounts are left out (docs/protocol.md 6.4)."""
     entries = list(Entry.objects.filter(tournament=tournament))
     marked = marked_user_ids(user_ids=[e.user_id for e in entries])
     entries = [e for e in entries if e.user_id not in marked]

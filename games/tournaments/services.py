@@ -1,5 +1,5 @@
 """Tournament use cases: create, join, withdraw, the waiting connections, the pairing pass and
-the end (PROTOCOL.md 7). Points are written by scoring_service, in the transaction that ends a
+the end (docs/protocol.md 7). Points are written by scoring_service, in the transaction that ends a
 race; the calendar by schedule.py.
 
 The pairing pass is quick match's (games.matchmaking): rows are the truth, so every worker
@@ -51,7 +51,7 @@ class Paired:
 
 
 def _account_may_play(user: Any) -> None:
-    """Tournaments are for people's accounts in good standing (PROTOCOL.md 6.1, 6.4)."""
+    """Tournaments are for people's accounts in good standing (docs/protocol.md 6.1, 6.4)."""
     if user is None or not user.is_authenticated:
         raise ServiceError("not_logged_in", "log in to play in tournaments")
     if account_kind(user=user).bot:
@@ -256,7 +256,7 @@ def pair_chunks(pairs: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
 
 def _resign_decided(tournament: Tournament, user_ids: list[int]) -> set[int]:
     """A paired player still playing a decided race of this tournament resigns it, its place
-    there fixed (PROTOCOL.md 7); the race's connections hear it through the outbox, which every
+    there fixed (docs/protocol.md 7); the race's connections hear it through the outbox, which every
     worker relays once this transaction has committed. The accounts whose resignation was
     refused (the race moved on meanwhile) wait for the next pass."""
     still_playing = Player.objects.filter(

@@ -1,4 +1,4 @@
-"""The HTTP API of tournaments (PROTOCOL.md 7): list, state, create, join, withdraw, and a
+"""The HTTP API of tournaments (docs/protocol.md 7): list, state, create, join, withdraw, and a
 player's tournaments."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _create(request: HttpRequest) -> JsonResponse:
 
 
 def _name(value: Any) -> str:
-    """The name rules of PROTOCOL.md 4, with room for 40 characters."""
+    """The name rules of docs/protocol.md 4, with room for 40 characters."""
     try:
         return name_clean(value, max_chars=NAME_MAX_CHARS)
     except ServiceError as refused:

@@ -17,7 +17,7 @@ PASSWORD = "Mines-sweep-42"
 
 
 def call(http: HttpClient, method: str, path: str, body: Any = None):
-    """One API call with a JSON body (`{}` when none is given), as PROTOCOL.md 3 asks."""
+    """One API call with a JSON body (`{}` when none is given), as docs/protocol.md 3 asks."""
     data = json.dumps({} if body is None else body)
     return http.generic(method, path, data, content_type="application/json")
 
@@ -34,7 +34,7 @@ def become_bot(http: HttpClient) -> None:
 
 
 def error_of(answer) -> tuple[int, str, str | None]:
-    """(status, code, field) of an error answer in PROTOCOL.md 3's shape."""
+    """(status, code, field) of an error answer in docs/protocol.md 3's shape."""
     body = answer.json()
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "field"}
     assert body["error"]["message"]

@@ -1,4 +1,5 @@
-"""Accounts for programs (PROTOCOL.md 3, v1.2): sign up, log in and out, `me`, over the JSON API,
+"""Accounts for programs (docs/protocol.md 3, v1.2): sign up, log in and out, `me`, over the JSON
+API,
 under the same rules and the same login throttle as the pages; the session cookie then plays."""
 
 import json

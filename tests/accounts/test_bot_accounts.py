@@ -1,4 +1,4 @@
-"""`POST /api/me/bot/` (PROTOCOL.md 6.1): an account becomes a bot account once and for ever,
+"""`POST /api/me/bot/` (docs/protocol.md 6.1): an account becomes a bot account once and for ever,
 and only before it has played; the server's own bots are bot accounts too."""
 
 import pytest

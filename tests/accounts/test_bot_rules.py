@@ -1,4 +1,4 @@
-"""What a bot account may do, and what it never reaches (PROTOCOL.md 6.1): its players show
+"""What a bot account may do, and what it never reaches (docs/protocol.md 6.1): its players show
 `bot`, its games are never ranked or rated (a race it joins stops being either, for everyone),
 it may not seek, its daily runs never count, and nothing it plays reaches a leaderboard, a
 personal best or a rating list. The server's own bots are bot accounts too."""
@@ -262,7 +262,7 @@ def play_daily(game_id: str, user) -> None:
 
 
 def established(user) -> None:
-    """Old enough for a day's run to count (PROTOCOL.md 6.2); the rated races are waived by
+    """Old enough for a day's run to count (docs/protocol.md 6.2); the rated races are waived by
     the `daily_counts` fixture, since a bot account can never have any."""
     user.date_joined = timezone.now() - timedelta(days=2)
     user.save(update_fields=["date_joined"])

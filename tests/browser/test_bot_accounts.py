@@ -1,4 +1,4 @@
-"""A declared bot account (PROTOCOL.md 6.1) is tagged as a bot on the pages as the server's own
+"""A declared bot account (docs/protocol.md 6.1) is tagged as a bot on the pages as the server's own
 bots are: in a race's lobby and among the racers, and on its player page, whose badge says
 "bot" instead of "verified"."""
 

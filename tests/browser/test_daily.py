@@ -1,6 +1,6 @@
 """The daily challenge pages (issue 14.6) in Chromium: an established account's first run of the
 day counts and reaches today's leaderboard, its next is practice, a new account practises, a
-guest is sent to log in for today's board (PROTOCOL.md 6.2),
+guest is sent to log in for today's board (docs/protocol.md 6.2),
 the run's page marks its public start cell, and a past day shows its leaderboards, its seeds
 checked against their commitments, and replays that open."""
 
@@ -136,7 +136,7 @@ def test_an_accounts_first_run_counts_and_its_next_is_practice(
 def test_a_guest_is_sent_to_log_in_and_a_new_account_practises(
     open_page, base_url, server_database
 ):
-    """Today's board is for accounts; a fresh account's runs are practice (PROTOCOL.md 6.2)."""
+    """Today's board is for accounts; a fresh account's runs are practice (docs/protocol.md 6.2)."""
     page = open_page()
     open_daily(page, base_url)
     for preset in PRESETS:

@@ -1,4 +1,4 @@
-"""The decided duel in the browser (PROTOCOL.md 2.2, issue 22.1): the winner, on a laptop, sees
+"""The decided duel in the browser (docs/protocol.md 2.2, issue 22.1): the winner, on a laptop, sees
 its result, its rating change and the ways on the moment it wins, while the other racer, on a
 390 px phone, is told it has lost and may play on or leave; game_over later keeps the ranks.
 And the words agree with the ranking when nobody won (issue 22.6)."""

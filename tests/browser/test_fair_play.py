@@ -1,4 +1,4 @@
-"""Fair play in the browser (PROTOCOL.md 6.3 and 6.4): a program playing as an account over the
+"""Fair play in the browser (docs/protocol.md 6.3 and 6.4): a program playing as an account over the
 real server is flagged, and its player sees "under review" on its own game while nobody else
 does; a moderator clears one game and marks the account from the review queue in the admin;
 the mark shows on the player page and a victim's refund in its rating history; the /fair-play/
@@ -168,7 +168,7 @@ def test_a_refund_shows_in_the_victims_rating_history(open_page, base_url, serve
     expect(card.locator("svg.rating-chart desc")).to_have_text(
         re.compile(r"^3 rated races and 1 refund, from 1041 to 1063")
     )
-    # On the chart, the refund is a point of its own (PROTOCOL.md 8: refunds marked).
+    # On the chart, the refund is a point of its own (docs/protocol.md 8: refunds marked).
     marked = card.locator("svg.rating-chart circle.point.refund")
     expect(marked).to_have_count(1)
     expect(marked.locator("title")).to_contain_text("Refund of 35")

@@ -88,7 +88,7 @@ def test_race_a_bot_from_the_lobby_to_its_end(open_page, base_url):
         arg=[bot["id"], first],
     )
 
-    # The human gives up: the race is decided at once (the bot first, PROTOCOL.md 2.2); the
+    # The human gives up: the race is decided at once (the bot first, docs/protocol.md 2.2); the
     # bot plays on to its own end, and then the race is over.
     page.click("#resign-button")
     page.click("#resign-yes")

@@ -1,4 +1,4 @@
-"""Presence on the race page (PROTOCOL.md 2.1): a racer who closes its page is shown offline to
+"""Presence on the race page (docs/protocol.md 2.1): a racer who closes its page is shown offline to
 the others with a live countdown to the moment the server drops it, online again when it comes
 back, and not finished once the countdown has run out; the waiting room's ready timeout; bots.
 

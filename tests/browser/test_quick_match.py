@@ -129,7 +129,7 @@ def test_two_accounts_quick_match_into_one_rated_race(open_page, base_url):
     assert sorted(player["name"] for player in game["players"]) == sorted(names.values())
     assert not any(player["is_bot"] for player in game["players"])
 
-    # Alice opens the start cell (a race nobody played is not rated, PROTOCOL.md 6.2), then
+    # Alice opens the start cell (a race nobody played is not rated, docs/protocol.md 6.2), then
     # both resign: the race is over and rated; the ratings list has both accounts.
     x, y = game["start"]
     cell(alice, x, y).click()
@@ -142,7 +142,7 @@ def test_two_accounts_quick_match_into_one_rated_race(open_page, base_url):
     assert finished["status"] == "finished"
     assert all(row["rating_after"] is not None for row in finished["results"])
     # Provisional after one race, so off the rating list; in placement on the season's ladder
-    # (PROTOCOL.md 8), which the Ratings page tells the account.
+    # (docs/protocol.md 8), which the Ratings page tells the account.
     table = api(base_url, "/api/ratings/beginner/?variant=classic")
     assert not set(names.values()) & {entry["name"] for entry in table["entries"]}
     alice.goto(base_url + "/ratings/?preset=beginner")

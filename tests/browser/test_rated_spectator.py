@@ -1,4 +1,4 @@
-"""A rated race's spectator page (PROTOCOL.md 4, v1.2): no cell of any racer until the end, a
+"""A rated race's spectator page (docs/protocol.md 4, v1.2): no cell of any racer until the end, a
 note that says why, the racers' progress meanwhile, and the boards and the replay the moment
 the race is over."""
 

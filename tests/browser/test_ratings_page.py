@@ -1,4 +1,4 @@
-"""The ratings page and the player page's seasons (PROTOCOL.md 8): the current season's
+"""The ratings page and the player page's seasons (docs/protocol.md 8): the current season's
 ladder with leagues, a picker for the past season, the logged-in account's own place below the
 first 100; and on a player's page a badge per season and ladder (league, final rank) and the
 season's start marked on the rating chart. The seasons are made on the server's database by
@@ -147,7 +147,7 @@ LEAGUE_TEXT_JS = """async () => {
 
 
 def test_the_words_for_a_league_change_and_where_a_season_starts(page, base_url):
-    """The race page's words for what a rated race did to a league (PROTOCOL.md 8), and where
+    """The race page's words for what a rated race did to a league (docs/protocol.md 8), and where
     the rating chart draws a season's start: before the first point at or after it."""
     page.goto(base_url + "/ratings/")
     wait_ready(page)

@@ -1,4 +1,4 @@
-"""Ratings in the browser (PROTOCOL.md 5): two accounts paired by quick match race a rated
+"""Ratings in the browser (docs/protocol.md 5): two accounts paired by quick match race a rated
 race, whose results show each account's rating change; a rated race against a guest shows the
 guest none; the player page shows the current rating (provisional) and its history as an SVG
 chart with one point per rated race, and as a table."""
@@ -48,7 +48,7 @@ def wait_until_running(socket) -> None:
 
 def check_change(row, result: dict) -> None:
     """The row's rating cell says result's rating_before → rating_after (with "?" while
-    provisional) with the difference, and the league after the race (PROTOCOL.md 8)."""
+    provisional) with the difference, and the league after the race (docs/protocol.md 8)."""
     text = row.locator("td.rating .rating-change").inner_text()
     before, after, provisional, sign, delta = CHANGE.match(text).groups()
     assert (int(before), int(after)) == (result["rating_before"], result["rating_after"])
@@ -65,7 +65,7 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     sign_up(bob, base_url, bob_name)
 
     # Quick match pairs the two accounts in a rated race; Alice opens the start cell, Bob
-    # resigns (the race is decided: Alice first, PROTOCOL.md 2.2), then Alice leaves too.
+    # resigns (the race is decided: Alice first, docs/protocol.md 2.2), then Alice leaves too.
     frames = quick_match(base_url, [alice, bob])
     game = open_rated_race(alice, base_url, frames[0])
     open_rated_race(bob, base_url, frames[1])
@@ -100,7 +100,7 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     frames = quick_match(base_url, [alice, "Guesty"])
     game = open_rated_race(alice, base_url, frames[0])
     x, y = game["start"]
-    cell(alice, x, y).click()  # a race nobody played is not rated (PROTOCOL.md 6.2)
+    cell(alice, x, y).click()  # a race nobody played is not rated (docs/protocol.md 6.2)
     wait_changed(alice, x, y, "hidden")
     guest_url = base_url.replace("http", "ws", 1) + game["ws"]
     with connect(guest_url, origin=base_url, proxy=None) as guest:

@@ -1,4 +1,5 @@
-"""Rematch from the results (PROTOCOL.md 2.1): a racer who clicks Rematch goes straight into the
+"""Rematch from the results (docs/protocol.md 2.1): a racer who clicks Rematch goes straight into
+the
 successor race's waiting room; the other is offered it by name and joins from the offer; a
 spectator may watch it; both race again on a fresh board of the same kind."""
 

@@ -1,4 +1,5 @@
-"""Arena tournaments in the browser (PROTOCOL.md 7): two accounts join an arena on its page, are
+"""Arena tournaments in the browser (docs/protocol.md 7): two accounts join an arena on its page,
+are
 paired into a race that opens by itself with the arena's bar (name, points, the way back), and
 find their points in the live standings; the Tournaments page lists the arena with its
 players and its clock, and the player page its rank and points; a count of one is singular; a

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_of_midnight"
 
 def logged_in(name: str, *, joined_days_ago: int = 2, rated_races: int = 5) -> HttpClient:
     """A logged-in account; by default an established one, whose first run of a day counts
-    (PROTOCOL.md 6.2: it existed before the day began and played 5 rated races)."""
+    (docs/protocol.md 6.2: it existed before the day began and played 5 rated races)."""
     user = get_user_model().objects.create_user(name, password="Mines-sweep-42")
     user.date_joined = timezone.now() - timedelta(days=joined_days_ago)
     user.save(update_fields=["date_joined"])
@@ -188,7 +188,7 @@ async def test_a_run_over_the_websocket_starts_at_its_public_start_cell():
 
 def test_another_site_cannot_spend_an_accounts_counted_run():
     """A form post (what another site could send with the session) is refused, as any change
-    that does not say it is JSON (PROTOCOL.md 3, v1.2)."""
+    that does not say it is JSON (docs/protocol.md 3, v1.2)."""
     ann = logged_in("ann")
     refused = ann.post("/api/daily/beginner/", {"x": "1"})
     assert refused.status_code == 415
@@ -199,7 +199,7 @@ def test_another_site_cannot_spend_an_accounts_counted_run():
 
 
 def test_only_an_established_accounts_run_counts_and_guests_play_past_days_only():
-    """PROTOCOL.md 6.2: a fresh second account, or one with few rated races, only practises;
+    """docs/protocol.md 6.2: a fresh second account, or one with few rated races, only practises;
     a guest cannot open today's board at all (it would learn it for someone else)."""
     fresh = logged_in("fresh", joined_days_ago=0)
     novice = logged_in("novice", rated_races=4)
@@ -216,7 +216,7 @@ def test_only_an_established_accounts_run_counts_and_guests_play_past_days_only(
 
 
 def test_a_marked_account_is_told_its_runs_do_not_count():
-    """A marked account's runs are practice (PROTOCOL.md 6.4), and GET /api/daily/ says so
+    """A marked account's runs are practice (docs/protocol.md 6.4), and GET /api/daily/ says so
     before it plays: `may_count` agrees with what a run does."""
     from games.fairplay.services import account_mark
 

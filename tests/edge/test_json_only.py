@@ -1,4 +1,4 @@
-"""PROTOCOL.md 3, v1.2: a POST, PUT, PATCH or DELETE under /api/ whose Content-Type is not
+"""docs/protocol.md 3, v1.2: a POST, PUT, PATCH or DELETE under /api/ whose Content-Type is not
 application/json is `415 unsupported_media_type`, before anything else (routing, methods, body
 size, sessions), so a form on another site can never act for a logged-in player."""
 

@@ -54,7 +54,7 @@ def weights(knowledge: Knowledge) -> tuple[dict[int, int], int]:
 
 
 def is_no_guess(board: Board, safe: tuple[int, int], mine_count: bool = True) -> bool:
-    """PROTOCOL.md 1.8 read literally: open the safe cell, reveal what every layout spares.
+    """docs/protocol.md 1.8 read literally: open the safe cell, reveal what every layout spares.
 
     With `mine_count=False` any number of mines may fill the hidden cells: how solvers that
     ignore the total read a board (ms_toollib's is_solvable).

@@ -1,4 +1,4 @@
-"""The salted seed commitment of PROTOCOL.md 1.7, and its vector."""
+"""The salted seed commitment of docs/protocol.md 1.7, and its vector."""
 
 import hashlib
 

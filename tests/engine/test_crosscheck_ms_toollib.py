@@ -2,7 +2,7 @@
 
 ms_toollib (github.com/eee555/ms_toollib) reads a board as a list of rows, -1 a mine, and
 `is_solvable(board, row, column)` opens that cell and sweeps without guessing. It ignores the
-total mine count (its docs: "不考虑剩余雷数"); PROTOCOL.md 1.8 counts it. So a board that only
+total mine count (its docs: "不考虑剩余雷数"); docs/protocol.md 1.8 counts it. So a board that only
 the count solves is no-guess for us and not for ms_toollib, and that must be the only kind of
 disagreement: run without the count, our solver gives ms_toollib's verdict on every board.
 """
@@ -137,7 +137,7 @@ def test_ms_toollib_agrees_but_for_the_mine_count(preset):
 
 
 def test_ms_toollib_reads_rows_and_takes_the_row_first():
-    board = Board(9, 9, generate_mines(9, 9, 10, "minerace", (4, 4)))  # PROTOCOL.md 1's vector
+    board = Board(9, 9, generate_mines(9, 9, 10, "minerace", (4, 4)))  # docs/protocol.md 1's vector
     assert ms_toollib.cal_bbbv(rows_of(board)) == bbbv(board) == 21
     wide = Board.from_picture(
         """

@@ -1,4 +1,4 @@
-"""The decided rule (PROTOCOL.md 2.2): once it says decided, no way the last racer goes on can
+"""The decided rule (docs/protocol.md 2.2): once it says decided, no way the last racer goes on can
 change a rank; and the duels players meet every day are decided when they should be."""
 
 from dataclasses import replace

@@ -30,7 +30,7 @@ def test_race_start_cell_vector():
 
 
 def reference_draws(text: str) -> Iterator[int]:
-    """draw() of PROTOCOL.md section 1.2-1.3, from hashlib alone: SHA-256 of `text:k`, 8 bytes
+    """draw() of docs/protocol.md 1.2-1.3, from hashlib alone: SHA-256 of `text:k`, 8 bytes
     at a time, big-endian."""
     k = 0
     while True:

@@ -1,4 +1,5 @@
-"""Generator ng1 (PROTOCOL.md 1.8): its vectors, its verdict against the protocol read literally."""
+"""Generator ng1 (docs/protocol.md 1.8): its vectors, its verdict against the protocol read
+literally."""
 
 import pytest
 from hypothesis import given, settings

@@ -1,4 +1,5 @@
-"""The engine imports nothing but the standard library (DESIGN.md, STYLE.md rule 1)."""
+"""The engine imports nothing but the standard library (docs/architecture.md, "Rules the code
+relies on", 1)."""
 
 import ast
 import sys

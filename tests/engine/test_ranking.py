@@ -25,7 +25,7 @@ def test_winners_by_time_then_others_by_progress_then_last_move_then_join_order(
 
 
 def test_those_who_resigned_or_were_dropped_rank_below_everyone_who_stayed():
-    """PROTOCOL.md 2, v1.2: leaving is a loss, even with more cells than those who stayed."""
+    """docs/protocol.md 2, v1.2: leaving is a loss, even with more cells than those who stayed."""
     players = [
         Standing("left-far", False, None, 60, 5000, 0, resigned=True),
         Standing("stayed-no-move", False, None, 0, None, 1),

@@ -1,4 +1,5 @@
-"""Two moderators marking one account at the same moment (PROTOCOL.md 6.4): one mark, one set of
+"""Two moderators marking one account at the same moment (docs/protocol.md 6.4): one mark, one set
+of
 refunds. Two connections must write at once, which takes PostgreSQL (SQLite takes one writer
 at a time): tests/multiworker/test_mark_on_postgres.py runs this module there, and only there.
 

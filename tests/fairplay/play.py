@@ -39,7 +39,7 @@ def account(name: str):
 
 
 def established(name: str):
-    """An account whose first daily run counts (PROTOCOL.md 6.2): made two days ago, with 5
+    """An account whose first daily run counts (docs/protocol.md 6.2): made two days ago, with 5
     rated races behind it."""
     from datetime import timedelta
 

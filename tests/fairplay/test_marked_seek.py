@@ -1,4 +1,4 @@
-"""A marked account on /ws/match/ (PROTOCOL.md 6.4): its seek is answered `error` `marked`, the
+"""A marked account on /ws/match/ (docs/protocol.md 6.4): its seek is answered `error` `marked`, the
 connection stays open, and nothing waits in the queue for it."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""A marked account (PROTOCOL.md 6.4): every game of it leaves every leaderboard, personal best,
+"""A marked account (docs/protocol.md 6.4): every game of it leaves every leaderboard, personal
+best,
 record and rating list, its ratings freeze, it can no longer seek or make a daily run count, and
 its player page says so; and a moderator's decisions on the games in the queue."""
 
@@ -115,7 +116,7 @@ def test_a_marked_accounts_game_under_review_is_judged_and_its_later_games_count
 def test_a_marked_accounts_ratings_leave_the_lists_and_freeze():
     cheat, rival, third = account("cheat"), account("rival"), account("third")
     race_won_by(cheat, [rival])
-    Rating.objects.update(games=10)  # settled, so listed (PROTOCOL.md 8)
+    Rating.objects.update(games=10)  # settled, so listed (docs/protocol.md 8)
     listed = [entry["name"] for entry in ratings_table(preset="beginner")["entries"]]
     assert listed == ["cheat", "rival"]
 
@@ -140,7 +141,7 @@ def test_a_marked_accounts_ratings_leave_the_lists_and_freeze():
     change = RatingChange.objects.filter(user=cheat).latest("id")
     assert change.before == change.after == frozen.display
     assert rating_of(third).games == 0
-    Rating.objects.filter(frozen=False).update(games=10)  # past provisional (PROTOCOL.md 8)
+    Rating.objects.filter(frozen=False).update(games=10)  # past provisional (docs/protocol.md 8)
     assert "rival" in [e["name"] for e in ratings_table(preset="beginner")["entries"]]
     assert "cheat" not in [e["name"] for e in ratings_table(preset="beginner")["entries"]]
 
@@ -215,7 +216,7 @@ def test_clearing_records_the_moderator_and_a_second_clear_changes_nothing(clock
 
 
 def test_a_marked_account_reads_its_mark_in_me(client):
-    """GET /api/me/ says `marked` once a moderator marked the account (PROTOCOL.md 3, 6.4)."""
+    """GET /api/me/ says `marked` once a moderator marked the account (docs/protocol.md 3, 6.4)."""
     cheat = account("cheat")
     client.force_login(cheat)
     assert client.get("/api/me/").json()["marked"] is False

@@ -1,5 +1,6 @@
-"""The screen is pure: the standard library and the engine, no Django (STYLE.md rule 1), so
-the human replays, the bench and a verifier can run it on any move log."""
+"""The screen is pure: the standard library and the engine, no Django (docs/architecture.md,
+"Rules the code relies on", 1), so the human replays, the bench and a verifier can run it on any
+move log."""
 
 import ast
 import sys

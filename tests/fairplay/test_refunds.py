@@ -1,4 +1,5 @@
-"""Refunds of a mark (PROTOCOL.md 6.4): each account that lost rating to the marked cheater in a
+"""Refunds of a mark (docs/protocol.md 6.4): each account that lost rating to the marked cheater in
+a
 rated race that ended within the 7 days before the mark gets that loss back, added to its
 current rating, at most 200 points per account and mark, once, shown in its rating history."""
 

@@ -1,4 +1,4 @@
-"""`POST /api/reports/` (PROTOCOL.md 6.4): an account reports a player's finished game, which
+"""`POST /api/reports/` (docs/protocol.md 6.4): an account reports a player's finished game, which
 joins the review queue; every answer the protocol names."""
 
 from __future__ import annotations

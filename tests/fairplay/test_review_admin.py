@@ -1,4 +1,4 @@
-"""The review queue in the admin (PROTOCOL.md 6.4): staff holding `games.review_game` see the
+"""The review queue in the admin (docs/protocol.md 6.4): staff holding `games.review_game` see the
 games under review and the reported ones, oldest first, with each signal's figures, the replay,
 the player's history and the reports, and clear a game or mark its account; nobody else sees
 it, and a POST without the permission changes nothing."""

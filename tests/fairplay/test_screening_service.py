@@ -1,4 +1,4 @@
-"""Screening as games end (PROTOCOL.md 6.3): which games are screened, in the transaction that
+"""Screening as games end (docs/protocol.md 6.3): which games are screened, in the transaction that
 ends them, and what a game under review is kept from until it is cleared."""
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def _limits_out_of_the_way(settings):
 
 @pytest.fixture
 def account(transactional_db):
-    """An account named `zoe`, whose name guests may not take (PROTOCOL.md 4)."""
+    """An account named `zoe`, whose name guests may not take (docs/protocol.md 4)."""
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.create_user("zoe", password="not-used-here-1")

@@ -1,4 +1,4 @@
-"""One HTTP request through the real ASGI application, and what PROTOCOL.md 3 promises of its
+"""One HTTP request through the real ASGI application, and what docs/protocol.md 3 promises of its
 answer: never a 500, a documented status and code, and the error shape on every error."""
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ def spec() -> dict[str, Any]:
     return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 
 
-# PROTOCOL.md 3: every error status and the codes it may carry (v1.2 adds the accounts API's,
-# 415 and the reports'); a 401 of docs/protocol.md 5.3 too (a guest's PUT /api/me/settings/).
+# docs/protocol.md 3: every error status and the codes it may carry (v1.2 adds the accounts API's,
+# 415 and the reports'); a 401 of docs/protocol.md 10.3 too (a guest's PUT /api/me/settings/).
 DOCUMENTED = {
     400: {"bad_json", "invalid"},
     401: {"not_logged_in", "bad_login"},
-    403: {"bot_forbidden", "marked"},  # tournaments (protocol.md 11)
+    403: {"bot_forbidden", "marked"},  # tournaments (docs/protocol.md 7)
     404: {"not_found"},
     405: {"method_not_allowed"},
     409: {
@@ -132,7 +132,7 @@ def assert_documented(answer: Answer, method: str, path: str) -> str | None:
         if answer.status == 204:
             assert not answer.body, str(answer)
             return None
-        if method == "GET" and path.endswith("/export/"):  # a replay file (protocol.md 5.2)
+        if method == "GET" and path.endswith("/export/"):  # a replay file (docs/protocol.md 10.2)
             assert answer.headers.get("content-type") == "application/octet-stream", str(answer)
             return None
         assert answer.headers.get("content-type") == "application/json", str(answer)

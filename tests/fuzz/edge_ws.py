@@ -1,5 +1,5 @@
 """A WebSocket that sends one fuzzed frame at a time and reads everything it caused, and what
-PROTOCOL.md 4 and 5 promise of the answer.
+docs/protocol.md 4 and 5 promise of the answer.
 
 After each frame the socket sends a `ping` of its own: frames on a connection are handled in
 order, so everything the server answered to the fuzzed frame comes before that `pong`, and the
@@ -23,12 +23,12 @@ from games.edge.validation import is_integer
 from tests.fuzz.budget import COUNTS
 from tests.play.helpers import ORIGIN
 
-# PROTOCOL.md 4: every code an `error` on /ws/games/<id>/ may carry.
+# docs/protocol.md 4: every code an `error` on /ws/games/<id>/ may carry.
 GAME_CODES = {
     "bad_json", "bad_message", "unknown_type", "bad_cell", "bad_name", "name_taken", "game_full",
     "bad_token", "not_a_player", "not_running", "too_big", "too_fast",
 }  # fmt: skip
-# PROTOCOL.md 5 (and docs/protocol.md 6) on /ws/match/, with the frame-level codes of 4.
+# docs/protocol.md 5 on /ws/match/, with the frame-level codes of 4.
 MATCH_CODES = {
     "bad_json", "bad_message", "unknown_type", "bad_name", "name_taken", "too_big", "too_fast",
 }  # fmt: skip

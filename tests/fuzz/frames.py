@@ -1,4 +1,4 @@
-"""Strategies for WebSocket frames: every client message of PROTOCOL.md 4 and 5 with each field
+"""Strategies for WebSocket frames: every client message of docs/protocol.md 4 and 5 with each field
 varied (good values, values of every other JSON type, out of range), extra fields, ids of every
 type, and frames that are not messages at all (garbage, oversize, binary)."""
 
@@ -27,7 +27,7 @@ ABSENT = object()  # the field is left out
 # Tokens are placeholders, replaced when sent by the real resume tokens of the game's players.
 SELF_TOKEN, OTHER_TOKEN = "<token:self>", "<token:other>"
 
-# With a Cyrillic a, and fullwidth: the same name as alice by its skeleton (PROTOCOL.md 4).
+# With a Cyrillic a, and fullwidth: the same name as alice by its skeleton (docs/protocol.md 4).
 LOOK_ALIKES = ["\u0430lice", "\uff41\uff4c\uff49\uff43\uff45"]
 # `zoe` is an account's (tests/fuzz/conftest.py): a guest may not take it, nor a look-alike.
 ACCOUNT_NAMES = ["zoe", "ZOE", "z\u043ee"]

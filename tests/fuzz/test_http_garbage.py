@@ -2,7 +2,7 @@
 it: bodies of any JSON value, almost-JSON, deep nesting, huge numbers, NaN, lone surrogates,
 bytes that are not UTF-8, any Content-Type and Content-Length, and hostile query strings.
 
-Invariants (PROTOCOL.md 3): never a 500, a documented status and code, the error shape on
+Invariants (docs/protocol.md 3): never a 500, a documented status and code, the error shape on
 every error, and a refused POST creates no game.
 """
 

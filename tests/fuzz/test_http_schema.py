@@ -1,6 +1,6 @@
 """schemathesis drives docs/openapi.yaml against the Django app in process: requests built
 from the description (valid and deliberately invalid: its examples, boundaries and random
-fuzzing), each answer checked against the description and against PROTOCOL.md 3."""
+fuzzing), each answer checked against the description and against docs/protocol.md 3."""
 
 from __future__ import annotations
 

@@ -111,12 +111,12 @@ def test_a_nul_in_a_player_name_is_not_found_on_postgres(worker: Worker, suffix:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="known limitation (docs/protocol.md 5): Twisted under Daphne parses multipart "
+    reason="known limitation (docs/protocol.md 10): Twisted under Daphne parses multipart "
     "bodies before the application and answers a bare 400",
 )
 @pytest.mark.parametrize("content_type", [b"multipart/form-data", b"multipart/form-data; b=x"])
 def test_a_post_labelled_multipart_gets_a_json_415_on_daphne(worker: Worker, content_type) -> None:
-    """PROTOCOL.md 3, v1.2: a POST that is not application/json is `415` in the error shape.
+    """docs/protocol.md 3, v1.2: a POST that is not application/json is `415` in the error shape.
     Twisted (under Daphne) parses a POST labelled multipart/form-data itself and, when that
     fails, answers 400 with no body before Django sees the request (the in-process tests
     cannot see this)."""

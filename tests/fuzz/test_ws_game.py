@@ -2,7 +2,7 @@
 the lobby and a running race, each from a player's connection, one that has not said hello,
 and a spectator's.
 
-Invariants (PROTOCOL.md 4): a refused frame is answered by one `error` with a documented code
+Invariants (docs/protocol.md 4): a refused frame is answered by one `error` with a documented code
 (never `internal`), its `re` the frame's integer id; the game's public state, every player's
 known cells and the move log are as before it; the connection stays open (but for 1009 over
 64 KiB) and the consumer still answers `ping`. Twenty refused frames in a row close with 1008.

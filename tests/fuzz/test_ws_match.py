@@ -1,6 +1,6 @@
 """Fuzzed frames on /ws/match/: seek and cancel with every field varied, and garbage.
 
-Invariants (PROTOCOL.md 5, docs/protocol.md 6): a refused frame is answered by one `error`
+Invariants (docs/protocol.md 5): a refused frame is answered by one `error`
 with a documented code (never `internal`), its `re` the frame's integer id; the queue and the
 games are as before it; the connection stays open (but for 1009 over 64 KiB) and still
 answers `ping`. One connection seeks at a time and no seeker is given a bot, so no match is

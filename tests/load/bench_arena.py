@@ -1,5 +1,5 @@
 """An arena of many players over two Daphne workers on PostgreSQL and Redis, all waiting at
-once (PROTOCOL.md 7, issue 24.6).
+once (docs/protocol.md 7, issue 24.6).
 
     .venv/bin/python -m tests.load.bench_arena --players 1000
 
@@ -22,7 +22,7 @@ of any entry (the standings' own truth) to the frame.
 Checks: how many players got `paired` for more than one game id (a repeat of the same game
 is allowed: its own worker's pass tells it again), how many are in two arena races, and how
 many were in two at once: a player whose race was decided (its opponent dropped first by the
-ABANDON_S rule) is free and waiting again (PROTOCOL.md 7), so a second race after the first
+ABANDON_S rule) is free and waiting again (docs/protocol.md 7), so a second race after the first
 was decided is the rule, not a double pairing; one made before is. *First race made*: from
 `starts_at` to its first race's row (the server's side of the latency).
 Prints one JSON object.
@@ -205,7 +205,7 @@ async def run(args, workers: list[Daphne], database: PostgresDatabase, arena: tu
             " ON r.game_id = p.game_id GROUP BY p.name"
         ).fetchall()
         # Each player's races in order: (made, decided) moments, to tell a second race after
-        # the first was decided (PROTOCOL.md 7: free again from then) from two at once.
+        # the first was decided (docs/protocol.md 7: free again from then) from two at once.
         spans: dict[str, list[tuple[float, float | None]]] = {}
         for name, made, decided in conn.execute(
             "SELECT p.name, extract(epoch FROM r.created_at), extract(epoch FROM g.decided_at)"

@@ -1,5 +1,5 @@
 """A worker killed with -9 in the middle of races: its racers who come back resume with nothing
-lost, those who never come back are dnf in time (PROTOCOL.md 2.1).
+lost, those who never come back are dnf in time (docs/protocol.md 2.1).
 
     .venv/bin/python -m tests.load.bench_kill9_race --races 20 --racers 4
 

@@ -1,5 +1,5 @@
 """Quick match under a steady arrival of pairs: two Daphne workers, a fresh PostgreSQL database
-and Redis, 1,000 guests seeking on /ws/match/ (PROTOCOL.md 5).
+and Redis, 1,000 guests seeking on /ws/match/ (docs/protocol.md 5).
 
     .venv/bin/python -m tests.load.bench_matchmaking --guests 1000 --pair-rate 10
 

@@ -1,4 +1,4 @@
-"""Quick match on /ws/match/ (PROTOCOL.md 5): seek, cancel, matched, and the race it makes."""
+"""Quick match on /ws/match/ (docs/protocol.md 5): seek, cancel, matched, and the race it makes."""
 
 import asyncio
 from datetime import datetime, timedelta
@@ -161,7 +161,7 @@ def test_pairing_widens_the_window_with_the_wait():
 
 
 def test_two_accounts_of_one_address_are_never_paired_but_guests_of_one_are():
-    """PROTOCOL.md 6.2: a second account on the same client address cannot farm the first."""
+    """docs/protocol.md 6.2: a second account on the same client address cannot farm the first."""
     now = datetime(2026, 11, 23, 12, 0, 0)
     twins = [Candidate(1, 1000, now, 7, "10.0.0.1"), Candidate(2, 1000, now, 8, "10.0.0.1")]
     assert pairs(twins, 2, now) == []

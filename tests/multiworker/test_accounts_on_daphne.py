@@ -1,4 +1,4 @@
-"""A program's account on real Daphne workers, PostgreSQL and Redis (PROTOCOL.md 3 v1.2, 6.1):
+"""A program's account on real Daphne workers, PostgreSQL and Redis (docs/protocol.md 3 v1.2, 6.1):
 it signs up over HTTP, logs out and in on another worker, and plays a solo game over the
 WebSocket as its account, carrying nothing but the session cookie. A bot account is refused
 quick match there too, and the login throttle answers the API's 429."""

@@ -1,6 +1,6 @@
 """Quick match and dead workers, on two real Daphne workers (issue 21, point 3): a seek whose
 worker was killed with -9 right after it is never paired with a live seeker, and a rated race
-a matched player never came to (its worker died) is not rated (PROTOCOL.md 6.2)."""
+a matched player never came to (its worker died) is not rated (docs/protocol.md 6.2)."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ async def test_a_rated_race_a_matched_player_never_came_to_is_not_rated(seek_clu
     played = await play(survivor.ws_url, ada, game["id"], pace_ms=20, token=for_ada["token"])
     game_over = next(f for f in played.frames if f["type"] == "game_over")
     results = {r["name"]: r for r in game_over["results"]}
-    assert results["bob"]["status"] == "dnf"  # by ABANDON_S, as PROTOCOL.md 5 says
+    assert results["bob"]["status"] == "dnf"  # by ABANDON_S, as docs/protocol.md 5 says
     for name in ("ada", "bob"):
         assert results[name]["rating_before"] == results[name]["rating_after"] == 1000, results
     assert http_json(f"{survivor.url}/api/ratings/beginner/")["entries"] == []

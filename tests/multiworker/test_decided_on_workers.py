@@ -1,4 +1,4 @@
-"""A decided race (PROTOCOL.md 2.2) on two Daphne workers with PostgreSQL and Redis: the racer
+"""A decided race (docs/protocol.md 2.2) on two Daphne workers with PostgreSQL and Redis: the racer
 who decides it is on one worker, the racer still playing and a spectator on the other; every
 connection hears `decided` once, the ratings are written once in the deciding transaction
 (a kill -9 of the decider's worker afterwards loses nothing), and game_over keeps the ranks."""

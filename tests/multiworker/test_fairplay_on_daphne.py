@@ -3,7 +3,7 @@ over a real Daphne on PostgreSQL and Redis, at 20, 50 and 100 ms a click and at 
 250 ms; each game it wins (a ranked solo game of each preset, a rated race) must be under
 review when `game_over` goes out, in the screen's row and in the account's own view.
 
-Two gaps of the signals as PROTOCOL.md 6.3 defines them are known, and a game in one of them
+Two gaps of the signals as docs/protocol.md 6.3 defines them are known, and a game in one of them
 is reported (xfail with its figures) instead of passing unseen:
 - too few moves: a beginner win has fewer than 30 moves that change the board, so only `pace`
   judges it, and from 100 ms a click a program stays under beginner's ceiling of 12 3BV/s

@@ -1,6 +1,6 @@
 """Presence across real Daphne workers on PostgreSQL and Redis, and after `kill -9` of one:
 its racers go offline once their leases run out, those who come back on the other worker
-resume, those who do not are dnf (PROTOCOL.md 2.1)."""
+resume, those who do not are dnf (docs/protocol.md 2.1)."""
 
 from __future__ import annotations
 

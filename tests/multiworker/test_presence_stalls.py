@@ -1,7 +1,7 @@
 """Presence through stalls on two real Daphne workers (issue 21, point 1): PostgreSQL stopped
 for 10 s (a cluster of the test's own), or one worker stopped with SIGSTOP for 8 s. Leases lapse
 meanwhile; once the stall is over, nobody who stayed connected and kept moving is dropped: a
-racer announced offline during it is announced online again, and nobody is dnf (PROTOCOL.md
+racer announced offline during it is announced online again, and nobody is dnf (docs/protocol.md
 2.1)."""
 
 from __future__ import annotations

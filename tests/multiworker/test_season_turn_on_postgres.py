@@ -1,4 +1,4 @@
-"""A season's soft reset happens once (PROTOCOL.md 8), on PostgreSQL with real processes:
+"""A season's soft reset happens once (docs/protocol.md 8), on PostgreSQL with real processes:
 two workers noticing the new season at the same moment, and one killed with -9 while doing it.
 
 The moment is frozen (each process is told it); a rating row the test holds locked keeps the

@@ -1,4 +1,4 @@
-"""Arena tournaments across two Daphne workers on PostgreSQL and Redis (PROTOCOL.md 7): players
+"""Arena tournaments across two Daphne workers on PostgreSQL and Redis (docs/protocol.md 7): players
 on different workers are paired as if on one, each once; a pass that dies (its worker killed
 with -9) holds nobody up, and a killed worker's players are not paired with anyone."""
 

@@ -1,4 +1,5 @@
-"""Name rules and skeletons (games.names, PROTOCOL.md 4): which names are one, which are refused."""
+"""Name rules and skeletons (games.names, docs/protocol.md 4): which names are one, which are
+refused."""
 
 import string
 

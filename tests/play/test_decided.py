@@ -1,4 +1,4 @@
-"""`decided` over the protocol (PROTOCOL.md 2.2): once, to every connection of the race, the
+"""`decided` over the protocol (docs/protocol.md 2.2): once, to every connection of the race, the
 spectators' copy held back like their `finished`; a racer still playing may play on and its
 moves decide nothing again; a connection that says hello later finds the decided ranking in
 the game state."""

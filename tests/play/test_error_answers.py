@@ -1,4 +1,5 @@
-"""Every error that answers a frame with an integer `id` carries it back as `re` (PROTOCOL.md 4:
+"""Every error that answers a frame with an integer `id` carries it back as `re` (docs/protocol.md
+4:
 `re` is null only when the frame had no usable id), including frames whose `type` is missing or
 not a string, and `internal` failures."""
 

@@ -1,5 +1,5 @@
 """frame_view (games/play/frame_views.py): what each kind of connection may see of a move
-(PROTOCOL.md 4)."""
+(docs/protocol.md 4)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_other_events_are_seen_by_everyone_unchanged():
 
 
 def test_a_rated_races_spectators_see_counts_not_cells_but_the_mover_sees_its_own():
-    """PROTOCOL.md 4, v1.2: a rated race's board is shared, so its spectators get progress."""
+    """docs/protocol.md 4, v1.2: a rated race's board is shared, so its spectators get progress."""
     spectator = frame_view("move", MOVE, role="spectator", player_id=None, mode="race", rated=True)
     assert spectator == ("progress", {"player": "p1", "seq": 3, "status": "playing",
                                       "progress": MOVE["progress"]})  # fmt: skip

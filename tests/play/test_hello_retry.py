@@ -1,4 +1,4 @@
-"""A hello answered `internal` may be said again (PROTOCOL.md 4: the state is unchanged): a
+"""A hello answered `internal` may be said again (docs/protocol.md 4: the state is unchanged): a
 failure after the join's commit and before the welcome takes the join back, and resets the
 connection, so the retry joins cleanly, on the same connection or a new one."""
 

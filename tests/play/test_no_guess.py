@@ -1,4 +1,4 @@
-"""No-guess games end to end (PROTOCOL.md 1.8): created on presets only, won by logic alone,
+"""No-guess games end to end (docs/protocol.md 1.8): created on presets only, won by logic alone,
 and rebuilt by anyone from what the finished game discloses."""
 
 import pytest
@@ -37,7 +37,7 @@ def verify(state: dict) -> None:
     assert board.mine_cells() == state["mine_cells"]
     assert ng1_attempt(width, height, mines, state["seed"], safe) == state["ng_attempt"]
     assert is_no_guess(board, safe)
-    # and the commitment published at creation binds the seed (PROTOCOL.md 1.7)
+    # and the commitment published at creation binds the seed (docs/protocol.md 1.7)
     assert commitment(state["seed"], state["seed_salt"]) == state["seed_commitment"]
 
 

@@ -68,7 +68,7 @@ async def test_a_whole_race_with_a_spectator():
     started_at = datetime.fromisoformat(started["started_at"].replace("Z", "+00:00")).timestamp()
     lowest, highest = (solving_from - started_at) * 1000, (solved_by - started_at) * 1000
     assert lowest - 2 <= finished["time_ms"] <= highest + 2
-    # A duel is decided by its first win (PROTOCOL.md 2.2): bob still plays, and is second.
+    # A duel is decided by its first win (docs/protocol.md 2.2): bob still plays, and is second.
     decided = await bob.expect("decided")
     assert [(r["rank"], r["name"], r["status"]) for r in decided["results"]] == [
         (1, "alice", "won"), (2, "bob", "playing")]  # fmt: skip

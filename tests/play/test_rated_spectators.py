@@ -1,4 +1,4 @@
-"""Spectators of a rated race (PROTOCOL.md 4, v1.2): the board is every racer's, so until
+"""Spectators of a rated race (docs/protocol.md 4, v1.2): the board is every racer's, so until
 game_over a spectator gets no cells at all, only counts; a casual race keeps its live boards."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rematch after game_over (PROTOCOL.md 2.1) and the list of running races (section 3)."""
+"""Rematch after game_over (docs/protocol.md 2.1) and the list of running races (section 3)."""
 
 import pytest
 from channels.db import database_sync_to_async
@@ -100,7 +100,7 @@ async def test_running_races_are_listed_most_watched_first(client):
         quiet = next(g for g in games if g["id"] == quiet_id)
         return [(p["rating"], p["rating_provisional"]) for p in quiet["players"]]
 
-    # Both rows point at ada; 3 rated races: provisional (PROTOCOL.md 8), shown "1600?".
+    # Both rows point at ada; 3 rated races: provisional (docs/protocol.md 8), shown "1600?".
     assert await rated_account_in_the_quiet_race() == [(1600, True), (1600, True)]
     assert await listed("lobby") == [lobby_id]
     bad = await database_sync_to_async(client.get)("/api/games/?status=finished")

@@ -1,4 +1,4 @@
-"""A solo game over the WebSocket, from hello to game_over, as PROTOCOL.md section 4 says."""
+"""A solo game over the WebSocket, from hello to game_over, as docs/protocol.md 4 says."""
 
 import time
 from datetime import datetime
@@ -71,7 +71,7 @@ async def test_a_whole_game_to_a_win():
     assert sorted(board.index(x, y) for x, y in over["mine_cells"]) == sorted(board.mines)
     (result,) = over["results"]
     assert result["rank"] == 1 and result["status"] == "won"
-    assert result["bbbv"] == 21  # PROTOCOL.md section 1: the vector's 3BV
+    assert result["bbbv"] == 21  # docs/protocol.md 1: the vector's 3BV
     assert (result["clicks"], answer["progress"]["clicks"]) == (reveals, reveals)
     assert result["time_ms"] == finished["time_ms"]
     assert result["efficiency"] == pytest.approx(21 / reveals)
@@ -176,7 +176,7 @@ async def test_a_spectator_joining_late_sees_the_board():
     await watcher.close()
 
 
-# PROTOCOL.md section 4: "A solo game has one player: a second join is `game_full`", whatever
+# docs/protocol.md 4: "A solo game has one player: a second join is `game_full`", whatever
 # the game's status (the `not_running` of "a join after the lobby" is for races: "race: lobby
 # only").
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The field's statistics in game_over (issue 14.4, docs/protocol.md "Statistics"), on a board
+"""The field's statistics in game_over (issue 14.4, docs/protocol.md 10.1), on a board
 computed by hand.
 
 Custom 6x6, 5 mines, seed "stats2", first click (0, 0); 3BV 8:

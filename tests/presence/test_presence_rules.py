@@ -1,4 +1,4 @@
-"""Presence and leavers (PROTOCOL.md 2.1) over the WebSocket: online, offline, the lobby idle
+"""Presence and leavers (docs/protocol.md 2.1) over the WebSocket: online, offline, the lobby idle
 rule, the ready timeout and abandonment. Time is moved by rewriting `since` (or `joined_at`),
 never slept."""
 
@@ -357,7 +357,7 @@ async def test_a_joined_player_no_connection_ever_held_leaves_the_lobby_after_lo
 ):
     """A hello whose welcome failed, and whose undo failed too, leaves a player that no
     connection ever held (games/play/hello_undo.py) and so no presence row: it is offline since
-    its join (PROTOCOL.md 2.1), and leaves its lobby LOBBY_IDLE_S later, freeing its seat."""
+    its join (docs/protocol.md 2.1), and leaves its lobby LOBBY_IDLE_S later, freeing its seat."""
     game_id = await create_game(mode="race", preset="beginner", max_players=2)
     alice, _ = await player(game_id, "alice")
     bob_id = await strand_a_player(game_id, "bob", alice, monkeypatch)

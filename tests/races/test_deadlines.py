@@ -1,4 +1,4 @@
-"""races.deadlines: every deadline of a race, from one place (PROTOCOL.md 2.1)."""
+"""races.deadlines: every deadline of a race, from one place (docs/protocol.md 2.1)."""
 
 from __future__ import annotations
 

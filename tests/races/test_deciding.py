@@ -1,4 +1,4 @@
-"""Deciding a race (PROTOCOL.md 2.2) through the services: `decided` goes out once, the
+"""Deciding a race (docs/protocol.md 2.2) through the services: `decided` goes out once, the
 ratings move then and only then, the ranks stay fixed whatever the last racer does next, and
 the hook a tournament will use is called in the deciding transaction."""
 

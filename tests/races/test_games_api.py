@@ -52,7 +52,7 @@ def test_custom_size_and_chosen_seed_are_unranked(client):
     assert custom["ranked"] is False
     seeded = post(client, {"preset": "beginner", "seed": "minerace"}).json()
     assert seeded["ranked"] is False
-    # Salted (PROTOCOL.md 1.7): the bare hash of a guessable seed gives nothing away.
+    # Salted (docs/protocol.md 1.7): the bare hash of a guessable seed gives nothing away.
     assert seeded["seed_commitment"] != hashlib.sha256(b"minerace").hexdigest()
     assert "seed_salt" not in seeded
     from games.engine.commitment import commitment
@@ -129,7 +129,7 @@ def test_bad_json(client, raw):
     "content_type", ["text/plain", "application/x-www-form-urlencoded", "application/json5", ""]
 )
 def test_a_body_must_say_it_is_json(client, content_type):
-    """PROTOCOL.md 3, v1.2: anything but application/json is 415, and creates nothing."""
+    """docs/protocol.md 3, v1.2: anything but application/json is 415, and creates nothing."""
     body = '{"preset": "beginner"}'
     response = post(client, body, CONTENT_TYPE=content_type)
     assert_error(response, 415, "unsupported_media_type")

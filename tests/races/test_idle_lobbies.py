@@ -1,4 +1,4 @@
-"""Lobbies nobody is in (issues 21.4 and 22.4, PROTOCOL.md 2.1): after LOBBY_IDLE_S with nobody
+"""Lobbies nobody is in (issues 21.4 and 22.4, docs/protocol.md 2.1): after LOBBY_IDLE_S with nobody
 in it, a race lobby leaves the list, refuses joins, answers 404 and is deleted by the sweep;
 one client address holds at most LOBBIES_PER_ADDRESS open lobbies. Time is moved by rewriting
 `created_at` and `last_leave_at`, never slept."""

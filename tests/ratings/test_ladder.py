@@ -1,4 +1,4 @@
-"""The ranked ladder (PROTOCOL.md 8): the rating list's filters, the seasons, a season's
+"""The ranked ladder (docs/protocol.md 8): the rating list's filters, the seasons, a season's
 ladder (shape, order, the account's own place, frozen once over), and the player's seasons."""
 
 from datetime import timedelta
@@ -188,7 +188,7 @@ def test_ladder_errors(client):
 
 
 def test_a_refund_moves_the_season_rating_and_its_bucket(client):
-    """PROTOCOL.md 6.4 and 8: a refund raises the current season's rating as well, and the
+    """docs/protocol.md 6.4 and 8: a refund raises the current season's rating as well, and the
     ladder's buckets follow; the cheater leaves them."""
     cheat, victim, other = accounts("cheat", "victim", "other")
     now = timezone.now()

@@ -1,4 +1,4 @@
-"""Leagues and the season calendar (PROTOCOL.md 8): pure rules, at each threshold."""
+"""Leagues and the season calendar (docs/protocol.md 8): pure rules, at each threshold."""
 
 from datetime import UTC, datetime
 

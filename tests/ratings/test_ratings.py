@@ -1,4 +1,4 @@
-"""Ratings from rated races (PROTOCOL.md 5): OpenSkill Plackett-Luce per account, preset and
+"""Ratings from rated races (docs/protocol.md 5): OpenSkill Plackett-Luce per account, preset and
 variant, changed in the transaction that ends the race, shown in game_over and the tables."""
 
 from datetime import timedelta
@@ -87,7 +87,7 @@ def test_a_rated_race_moves_its_accounts_ratings_and_game_over_shows_it(client):
 
     table = client.get("/api/ratings/beginner/").json()
     assert (table["preset"], table["variant"]) == ("beginner", "classic")
-    assert table["entries"] == []  # provisional after one race: not listed (PROTOCOL.md 8)
+    assert table["entries"] == []  # provisional after one race: not listed (docs/protocol.md 8)
     Rating.objects.update(games=10)  # as if settled: listed, with the current season's league
     table = client.get("/api/ratings/beginner/").json()
     assert [(e["rank"], e["name"], e["games"], e["provisional"]) for e in table["entries"]] == [
@@ -135,7 +135,7 @@ def test_ratings_errors(client):
 
 
 def test_a_rated_race_nobody_played_is_not_rated(client):
-    """PROTOCOL.md 6.2: two accounts matched, neither moves, both leave: nobody's rating moves,
+    """docs/protocol.md 6.2: two accounts matched, neither moves, both leave: nobody's rating moves,
     the results show each rating unchanged, and the race is in no rating history."""
     ada, bob = accounts("ada", "bob")
     _, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)])
@@ -151,7 +151,7 @@ def test_a_rated_race_nobody_played_is_not_rated(client):
 
 
 def test_one_move_makes_a_race_rated_and_leaving_is_a_loss(client):
-    """A racer who resigns ranks below one who stayed, even one who never moved (PROTOCOL.md 2,
+    """A racer who resigns ranks below one who stayed, even one who never moved (docs/protocol.md 2,
     v1.2): the leaver loses rating."""
     ada, bob = accounts("ada", "bob")
     game, (p_ada, _) = rated_race([("ada", ada), ("bob", bob)])
@@ -176,7 +176,7 @@ def game_over_results(game: Game) -> list[dict]:
 
 
 def test_a_race_that_ends_after_a_racers_mark_leaves_the_cheater_out():
-    """A racer marked during the race (PROTOCOL.md 6.4: its ratings frozen) takes no rating
+    """A racer marked during the race (docs/protocol.md 6.4: its ratings frozen) takes no rating
     from anyone: no refund would give back a loss in a race that ended after the mark, so the
     others are rated among themselves, by their own order."""
     from games.fairplay.services import account_mark
@@ -225,7 +225,7 @@ def matched(players, came_after_s: dict[str, float | None]) -> None:
 
 
 def test_a_race_a_matched_player_never_came_to_is_not_rated(client):
-    """PROTOCOL.md 6.2: the one who came and won gains nothing, the no-show loses nothing."""
+    """docs/protocol.md 6.2: the one who came and won gains nothing, the no-show loses nothing."""
     ada, bob = accounts("ada", "bob")
     game, (p_ada, p_bob) = rated_race([("ada", ada), ("bob", bob)])
     matched([p_ada, p_bob], {"ada": 1, "bob": None})

@@ -1,4 +1,4 @@
-"""Seasons (PROTOCOL.md 8) with a frozen clock: the season's row, the soft reset at its start
+"""Seasons (docs/protocol.md 8) with a frozen clock: the season's row, the soft reset at its start
 (once), per-season counts, leagues in game_over, and where a race counts."""
 
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""GET /api/leaderboards/<preset>/ as PROTOCOL.md section 3 says, and the player API."""
+"""GET /api/leaderboards/<preset>/ as docs/protocol.md 3 says, and the player API."""
 
 from datetime import timedelta
 

@@ -1,6 +1,7 @@
 """Keeping a test of the calendar clear of UTC midnight.
 
-A daily challenge's day (PROTOCOL.md 6), a season's quarter and the "today" a test writes into
+A daily challenge's day (docs/protocol.md 10.4), a season's quarter and the "today" a test writes
+into
 its URLs all change at 00:00 UTC. A test that reads the day, then has the server (in this
 process or a Daphne of its own) read it again a few seconds later, fails if midnight falls in
 between: its run is on yesterday's board, its leaderboard on today's. The chance is the test's

@@ -1,4 +1,4 @@
-"""The HTTP API of tournaments (PROTOCOL.md 7)."""
+"""The HTTP API of tournaments (docs/protocol.md 7)."""
 
 import json
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""Who races whom in an arena (PROTOCOL.md 7): by standing, no immediate rematch when another
+"""Who races whom in an arena (docs/protocol.md 7): by standing, no immediate rematch when another
 choice exists, never two accounts of one address (6.2), nobody twice."""
 
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""The calendar the server keeps by itself (PROTOCOL.md 7)."""
+"""The calendar the server keeps by itself (docs/protocol.md 7)."""
 
 from datetime import UTC, datetime, timedelta
 

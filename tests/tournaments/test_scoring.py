@@ -1,4 +1,4 @@
-"""The points of a tournament race (PROTOCOL.md 7), from its ranking alone."""
+"""The points of a tournament race (docs/protocol.md 7), from its ranking alone."""
 
 import itertools
 

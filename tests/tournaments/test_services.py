@@ -1,4 +1,4 @@
-"""Tournament services (PROTOCOL.md 7): join and withdraw, the pairing pass, points written
+"""Tournament services (docs/protocol.md 7): join and withdraw, the pairing pass, points written
 with the race's end, berserk, leavers and marks."""
 
 from datetime import timedelta
@@ -225,7 +225,7 @@ def test_a_pass_does_not_pair_last_races_opponents_again_when_others_wait():
 
 
 def test_a_player_paired_while_it_plays_on_a_decided_race_resigns_it():
-    """PROTOCOL.md 7: free from `decided` on, a racer still playing its lost race may be paired
+    """docs/protocol.md 7: free from `decided` on, a racer still playing its lost race may be paired
     again; the pairing resigns that race for it, its place there fixed (2.2)."""
     tournament = arena()
     (ann, bea), game_id = pair_two(tournament)

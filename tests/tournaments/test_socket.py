@@ -1,4 +1,4 @@
-"""/ws/tournaments/<id>/ (PROTOCOL.md 7): welcome, paired on the tournament connection, berserk
+"""/ws/tournaments/<id>/ (docs/protocol.md 7): welcome, paired on the tournament connection, berserk
 on the race's socket, standings after a race, finished at the end."""
 
 import asyncio
@@ -124,7 +124,7 @@ async def test_two_waiting_players_are_paired_and_race_with_berserk_then_standin
     refused = await racers["ann"].request({"type": "flag", "x": start[0], "y": start[1]})
     assert (refused["type"], refused["code"]) == ("error", "no_flags")
     await racers["ann"].request({"type": "reveal", "x": start[0], "y": start[1]})
-    # bea leaves: decided (PROTOCOL.md 2.2), and ann has won, every other racer having left
+    # bea leaves: decided (docs/protocol.md 2.2), and ann has won, every other racer having left
     # (7): 2 points and 1 for berserk, whatever ann does next.
     await racers["bea"].request({"type": "resign"})
     await racers["ann"].request({"type": "resign"})

@@ -1,4 +1,4 @@
-"""A tournament connection's `welcome` (PROTOCOL.md 7): within a second of another welcome on
+"""A tournament connection's `welcome` (docs/protocol.md 7): within a second of another welcome on
 its worker, it reads the tournament's row and its own entry, nothing per other player, and
 still shows its own row as it is now."""
 

@@ -11,7 +11,7 @@ from games.engine.errors import InvalidBoard
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What a player may reason from (PROTOCOL.md 1.8): never the mines themselves."""
+    """What a player may reason from (docs/protocol.md 1.8): never the mines themselves."""
 
     width: int
     height: int

@@ -1,6 +1,6 @@
 """The exact answer: safe cells, mines and mine probabilities, through the total mine count.
 
-Every layout consistent with the knowledge counts once (PROTOCOL.md 1.8). A frontier component
+Every layout consistent with the knowledge counts once (docs/protocol.md 1.8). A frontier component
 with m mines leaves the rest for the cells no number touches, in C(rest, mines left - m) ways,
 so the components are combined by convolving their counts over m and weighting each total.
 """

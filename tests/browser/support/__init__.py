@@ -26,7 +26,7 @@ STATIC = REPO_ROOT / "frontend" / "static"
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-# What a POST to the API must say of its body (PROTOCOL.md 3, v1.2: else 415).
+# What a POST to the API must say of its body (docs/protocol.md 3, v1.2: else 415).
 JSON_HEADERS = {"Content-Type": "application/json"}
 BOARD_STATES_JS = """() => [...document.querySelectorAll('#board .cell')]
     .map(cell => [Number(cell.dataset.x), Number(cell.dataset.y), cell.dataset.state])"""
@@ -71,10 +71,10 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         "MINERACE_SPECTATOR_DELAY_MS": "0",
         "MINERACE_COUNTDOWN_MS": "1000",
         # The tests stand where a proxy would: a request's X-Forwarded-For is its client's
-        # address, so two accounts can come from two addresses (PROTOCOL.md 6.2 never pairs two
+        # address, so two accounts can come from two addresses (docs/protocol.md 6.2 never pairs two
         # accounts of one address in rated play). Without the header, the address is 127.0.0.1.
         "MINERACE_TRUSTED_PROXIES": "127.0.0.1",
-        # A matched player who says hello this late leaves its race unrated (PROTOCOL.md 6.2):
+        # A matched player who says hello this late leaves its race unrated (docs/protocol.md 6.2):
         # a browser on a busy machine may take longer than the 10 s a client needs.
         "MINERACE_MATCH_HELLO_GRACE_S": "120",
         **(LENIENT_SCREEN if lenient_screen else {}),

@@ -53,7 +53,7 @@ def run_row(database: Path, game_id: str) -> tuple[bool, int | None]:
 
 
 def establish(database: Path, name: str) -> None:
-    """Make a new account one whose first daily run counts (PROTOCOL.md 6.2): made two days
+    """Make a new account one whose first daily run counts (docs/protocol.md 6.2): made two days
     ago, with 5 rated races behind it (a rating row that says so, on a board nobody reads)."""
     joined = sql_moment(datetime.now(UTC) - timedelta(days=2))
     with closing(sqlite3.connect(database, timeout=30)) as connection, connection:

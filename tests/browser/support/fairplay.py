@@ -81,7 +81,7 @@ def on_server(database: Path, *command: str) -> None:
 
 
 def make_moderator(database: Path, username: str) -> None:
-    """The account becomes staff holding games.review_game (PROTOCOL.md 6.4)."""
+    """The account becomes staff holding games.review_game (docs/protocol.md 6.4)."""
     on_server(database, "moderator", username)
 
 

@@ -1,4 +1,4 @@
-"""Seasons on the browser tests' server database (PROTOCOL.md 8), through the ORM and the
+"""Seasons on the browser tests' server database (docs/protocol.md 8), through the ORM and the
 services: `python -m tests.browser.support.seasons_setup ladder <tag> <me>` with DATABASE_URL
 pointing at the server's SQLite file. Run by tests/browser/test_seasons_ui.py.
 

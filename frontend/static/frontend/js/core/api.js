@@ -1,4 +1,4 @@
-// The JSON HTTP API (PROTOCOL.md section 3). Every failure becomes an ApiError carrying the
+// The JSON HTTP API (docs/protocol.md 3). Every failure becomes an ApiError carrying the
 // server's {code, message, field}, so callers can show the message next to the field.
 
 export class ApiError extends Error {
@@ -103,7 +103,7 @@ export function getRatings(preset, variant = "classic") {
   return request("GET", `/api/ratings/${encodeURIComponent(preset)}/?${query}`);
 }
 
-/** GET /api/seasons/: every season, newest first (PROTOCOL.md 8). */
+/** GET /api/seasons/: every season, newest first (docs/protocol.md 8). */
 export function getSeasons() {
   return request("GET", "/api/seasons/");
 }

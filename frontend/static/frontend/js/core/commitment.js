@@ -1,4 +1,4 @@
-// The check anyone can repeat that a board was fixed before play (PROTOCOL.md 1.7): the SHA-256
+// The check anyone can repeat that a board was fixed before play (docs/protocol.md 1.7): the SHA-256
 // of salt ":" seed, disclosed at the end, must equal the commitment published before the first
 // move (a game from before salts hashes its seed alone). Used by the race results and the daily
 // pages.

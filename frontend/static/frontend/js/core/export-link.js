@@ -1,5 +1,5 @@
 // The link to one player's finished game as a replay file for the community's tools: EVF, the
-// format of Metasweeper that ms_toollib reads (GET /api/games/<id>/export/, protocol.md 5.2).
+// format of Metasweeper that ms_toollib reads (GET /api/games/<id>/export/, docs/protocol.md 10.2).
 
 export const EXPORT_TITLE =
   "Download this game as an EVF replay file, for Metasweeper and the tools built on ms_toollib";

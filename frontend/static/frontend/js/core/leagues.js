@@ -1,4 +1,4 @@
-// Leagues and provisional ratings (PROTOCOL.md 8), drawn the same way on every page: a league
+// Leagues and provisional ratings (docs/protocol.md 8), drawn the same way on every page: a league
 // as a coloured badge ("Gold"; "Placement" in an account's first 5 races of a season), a
 // provisional rating as "1234?" with the "?" explained on hover and to screen readers.
 

@@ -1,5 +1,5 @@
 // The player's game settings: kept in this browser (storage.js) for everyone and, for an
-// account, on the server (GET/PUT /api/me/settings/, docs/protocol.md 5.3), so they follow
+// account, on the server (GET/PUT /api/me/settings/, docs/protocol.md 10.3), so they follow
 // the account to another device. On load the server's values win over the browser's; a change
 // is stored here at once and sent to the server for an account.
 import { getStoredSettings, setStoredSettings } from "./storage.js";

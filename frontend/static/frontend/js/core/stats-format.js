@@ -1,4 +1,4 @@
-// The field's statistics of one result row (docs/protocol.md 5.1, as minesweepergame.com
+// The field's statistics of one result row (docs/protocol.md 10.1, as minesweepergame.com
 // defines them) in the words and numbers of the end screens (solo/result-panel.js for a solo
 // game, race/results.js for a race): a loss shows its 3BV solved and its estimated time; a win its
 // time, IOE, RQP and, on intermediate and expert, STNB. The server computes every figure; the

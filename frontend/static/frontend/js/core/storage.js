@@ -30,7 +30,7 @@ const hintKey = (name) => `minerace.hint.${name}`;
 
 export const NAME_MAX_LENGTH = 24;
 
-/** A name the server accepts: 1..24 characters after trimming (PROTOCOL.md section 4). */
+/** A name the server accepts: 1..24 characters after trimming (docs/protocol.md 4). */
 export function isValidName(name) {
   const trimmed = (name ?? "").trim();
   return trimmed.length >= 1 && [...trimmed].length <= NAME_MAX_LENGTH;

@@ -1,4 +1,4 @@
-// The daily challenge page (issue 14.6, docs/protocol.md 5.4): today's three boards, each with
+// The daily challenge page (issue 14.6, docs/protocol.md 10.4): today's three boards, each with
 // its commitment, whether a run played now counts, and a Play button (a new run, then its game
 // page); the time left in the UTC day; today's leaderboard of each board; the archive of past
 // days, each linking to its day page (daily/day-page.js).
@@ -41,7 +41,7 @@ let mayCount = false; // the server's word: would this account's first run today
 
 /**
  * Would a run started now count? "counted" (an established account's first), "practice" (a
- * later run), "not-yet" (an account too new to count: PROTOCOL.md 6.2) or "guest" (today's
+ * later run), "not-yet" (an account too new to count: docs/protocol.md 6.2) or "guest" (today's
  * board is for accounts; guests play past days).
  */
 function runKind(board) {
@@ -91,7 +91,7 @@ function showBoard(board) {
   line.dataset.kind = kind;
   line.replaceChildren(...runKindContent(kind));
   const button = card.querySelector(".play-button");
-  button.hidden = kind === "guest"; // a guest cannot open today's board (PROTOCOL.md 6.2)
+  button.hidden = kind === "guest"; // a guest cannot open today's board (docs/protocol.md 6.2)
   button.textContent = kind === "counted" ? "Play" : "Play for practice";
   button.setAttribute("aria-label", `Play today's ${presetLabel(board.preset)} board`);
   const yours = card.querySelector(".your-run");

@@ -1,4 +1,4 @@
-// The fair-play page's report form (PROTOCOL.md 6.4, POST /api/reports/): the game from its
+// The fair-play page's report form (docs/protocol.md 6.4, POST /api/reports/): the game from its
 // link or id (a replay's Report button fills it in), its players to choose from once the game
 // is known, and the reason. Self-contained: it speaks to the API with fetch alone.
 

@@ -1,4 +1,4 @@
-// The player's own game under review (PROTOCOL.md 6.3): once the game is over on this page
+// The player's own game under review (docs/protocol.md 6.3): once the game is over on this page
 // (the solo result or the race's results show), ask GET /api/games/<id>/ with this browser's
 // session. Only the account's own entry carries `review` there, so a guest, a spectator or
 // another racer never sees anything. Self-contained: it reads the page, not the game's state.

@@ -1,5 +1,5 @@
 // On a tournament's race (the tournament page opens it with ?tournament=<id>): the arena's
-// name, the player's points, a Berserk button during the countdown (PROTOCOL.md 7: no flags,
+// name, the player's points, a Berserk button during the countdown (docs/protocol.md 7: no flags,
 // one more point for a win) and the way back to the standings, where the next race comes.
 import { counted } from "../core/format.js";
 import { getTournament } from "../tournaments/api.js";

@@ -1,4 +1,4 @@
-// Quick race: seek a race on a preset board over /ws/match/ (PROTOCOL.md 5), as the account
+// Quick race: seek a race on a preset board over /ws/match/ (docs/protocol.md 5), as the account
 // logged in or under the lobby's nickname, on a no-guess board when the lobby's toggle is on.
 // While the server looks, the panel shows how many are searching and how long this browser has
 // waited; `matched` brings the race (already counting down) and this player's resume token,

@@ -1,4 +1,4 @@
-// The player page's history endpoints (PROTOCOL.md: players), failing with api.js's ApiError
+// The player page's history endpoints (docs/protocol.md 10), failing with api.js's ApiError
 // as every other call does.
 import { request } from "../core/api.js";
 

@@ -126,7 +126,7 @@ function historyTable(rating, label) {
   let races = 0;
   rating.history.forEach((entry) => {
     const row = document.createElement("tr");
-    // A refund (PROTOCOL.md 6.4) is a point of its own: rating given back after a mark.
+    // A refund (docs/protocol.md 6.4) is a point of its own: rating given back after a mark.
     const refund = entry.game === null;
     if (refund) row.className = "refund";
     else row.dataset.game = entry.game;

@@ -1,6 +1,6 @@
 // A rating's history as a small inline SVG line chart (no library): one point per rated race
 // (and per refund), oldest on the left, the lowest and highest ratings labelled on the left and
-// the first and last dates below, each season's start (PROTOCOL.md 8) a dashed line between
+// the first and last dates below, each season's start (docs/protocol.md 8) a dashed line between
 // the last race before it and the first after it, a refund a point of its own colour. Screen readers get a title and a description with the numbers (the page
 // also offers the history as a table).
 

@@ -1,4 +1,4 @@
-// The player page's tournaments (PROTOCOL.md 7): each arena it played, newest first, with its
+// The player page's tournaments (docs/protocol.md 7): each arena it played, newest first, with its
 // rank and points there.
 import { counted } from "../core/format.js";
 import { playerTournaments } from "../tournaments/api.js";

@@ -90,7 +90,7 @@ function render() {
   resign.render(race.canMove(), race.isDecided());
   rematch.render(race);
   $("spectate-bar").hidden = !spectating();
-  // A rated race's spectators see counts until the end (PROTOCOL.md 4): say why, and offer
+  // A rated race's spectators see counts until the end (docs/protocol.md 4): say why, and offer
   // the replay the moment it is over.
   const closedBoards = spectating() && game.rated && game.status !== "finished";
   $("delay-note").hidden = game.status === "finished" || closedBoards;
@@ -135,7 +135,7 @@ function showEnd() {
 }
 
 /**
- * The ranking is decided while the race still runs (PROTOCOL.md 2.2): whoever is out of it sees
+ * The ranking is decided while the race still runs (docs/protocol.md 2.2): whoever is out of it sees
  * the final ranking, its rating change and the ways on now; a racer still playing is told by the
  * status line that it has lost (or won) and may play on or leave, its board left in view.
  */
@@ -278,7 +278,7 @@ const handlers = {
   },
 
   berserk(message) {
-    // A tournament racer gave up its flags (PROTOCOL.md 7): the tournament bar shows it
+    // A tournament racer gave up its flags (docs/protocol.md 7): the tournament bar shows it
     // (game/tournament-bar.js), which also asks for it through "race:berserk-request".
     const detail = { ...message, mine: message.player === race.you };
     document.dispatchEvent(new CustomEvent("race:berserk", { detail }));

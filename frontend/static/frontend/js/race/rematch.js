@@ -1,4 +1,4 @@
-// A rematch after a race (PROTOCOL.md 2.1): the Rematch button asks the server for the
+// A rematch after a race (docs/protocol.md 2.1): the Rematch button asks the server for the
 // successor race; the `rematch` frame that follows (from anyone's request) names it. A racer
 // who clicked goes straight into the successor's waiting room; the others are offered it
 // ("Alice asked for a rematch — Join"), and a spectator may watch it. Joining is an ordinary
@@ -39,7 +39,7 @@ export class RematchControl {
 
   /**
    * Show the button to the race's players once it is over; from `decided` on it shows too,
-   * waiting (the server makes a rematch after game_over, PROTOCOL.md 2.1), so the winner sees
+   * waiting (the server makes a rematch after game_over, docs/protocol.md 2.1), so the winner sees
    * the way on while the last racer plays.
    */
   render(race) {
@@ -137,7 +137,7 @@ export class RematchControl {
       game = await getGame(successor);
     } catch (error) {
       if (error.code === "not_found" && successor === this.successor) {
-        this.closed(); // nobody joined it in time: it closed (PROTOCOL.md 2.1)
+        this.closed(); // nobody joined it in time: it closed (docs/protocol.md 2.1)
         return;
       }
       game = null; // try again at the next turn

@@ -1,5 +1,5 @@
 // Resigning a race: the button asks first, in place (no blocking dialog), and only a racer
-// still playing sees it. Once the race is decided (PROTOCOL.md 2.2) its place is final, so
+// still playing sees it. Once the race is decided (docs/protocol.md 2.2) its place is final, so
 // the same button offers to leave, which changes nothing of the ranking.
 
 const WORDS = {

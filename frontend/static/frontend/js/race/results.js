@@ -48,7 +48,7 @@ export function ratingChange(result) {
   return { text: `${before} → ${shown} (${sign}${Math.abs(delta)})`, delta };
 }
 
-/** What the race did to a league (PROTOCOL.md 8): "Promoted to Gold", "Placed in Silver". */
+/** What the race did to a league (docs/protocol.md 8): "Promoted to Gold", "Placed in Silver". */
 export function leagueNews(result) {
   const { league, league_before: before, league_change: change } = result;
   if (!league) return null;

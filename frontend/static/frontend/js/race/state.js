@@ -1,5 +1,5 @@
 // What a race page knows: the public state from `welcome`, kept current by the race's events
-// (PROTOCOL.md section 4). Only the state; the views read it and draw.
+// (docs/protocol.md 4). Only the state; the views read it and draw.
 
 const BEFORE_START = new Set(["joined", "ready"]);
 export const FINAL = new Set(["won", "lost", "dnf"]);
@@ -133,7 +133,7 @@ export class RaceState {
   }
 
   /**
-   * A `decided` frame (PROTOCOL.md 2.2): the ranks are final, though a racer may still play.
+   * A `decided` frame (docs/protocol.md 2.2): the ranks are final, though a racer may still play.
    * After game_over (two workers, one moment) it brings nothing new.
    */
   decided({ results, winner }) {

@@ -1,8 +1,8 @@
 // What a race's ranking says in words, in one place, so the results' title, the status line
 // and the page's own "this race is over" note agree (issue 22.6: "You finished #1 of 2" beside
-// "nobody finished"). The ranking is final from `decided` (PROTOCOL.md 2.2): the winner sees
+// "nobody finished"). The ranking is final from `decided` (docs/protocol.md 2.2): the winner sees
 // it at once, and a racer still playing is told it has lost and may play on or leave.
-// "Won" is the server's `winner` (PROTOCOL.md 7's rule); the first of a race nobody won
+// "Won" is the server's `winner` (docs/protocol.md 7's rule); the first of a race nobody won
 // "placed first".
 
 /** The winner's result row, or null when nobody won the race. */

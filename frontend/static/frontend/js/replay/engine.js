@@ -1,4 +1,4 @@
-// The rules of the game (PROTOCOL.md section 2) in the browser, so a finished game can be
+// The rules of the game (docs/protocol.md 2) in the browser, so a finished game can be
 // rebuilt from its published mines and move log and checked by anyone. A sweep holds one
 // player's knowledge as the board's DOM states: "hidden", "flag", "0".."8", "exploded".
 

@@ -3,7 +3,7 @@
 // by move (the buttons, or the left and right arrow keys), each move's cell outlined. A link
 // opens a moment: `?t=12345` (milliseconds) or `#m=42` (after the 42nd move of the log), and
 // "Copy link to this moment" makes one. Each player's game can be exported for the community's
-// tools (EVF, docs/protocol.md 5.2). The game's analysis marks the forced guesses and the
+// tools (EVF, docs/protocol.md 10.2). The game's analysis marks the forced guesses and the
 // fatal clicks on the timeline.
 import {
   cellName,

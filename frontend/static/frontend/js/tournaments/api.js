@@ -1,4 +1,4 @@
-// The tournaments' HTTP API (PROTOCOL.md 7), failing with core/api.js's ApiError as every
+// The tournaments' HTTP API (docs/protocol.md 7), failing with core/api.js's ApiError as every
 // other call does.
 import { request } from "../core/api.js";
 
