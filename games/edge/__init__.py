@@ -1,3 +1,11 @@
-"""The edge's shared parts: JSON HTTP answers and errors (http.py), validation of client input
-(validation.py), WebSocket frames (frames.py) and socket limits (socket_limits.py), and the
-HTTP middleware. Views and consumers in each room use them; no rule of the game lives here."""
+"""The edge's shared parts, used by views and consumers in each room; no rule of the game
+lives here.
+
+    http.py              the JSON HTTP API: the view decorator, bodies, error answers
+    validation.py        validation of client input, one rule per field
+    frames.py            parsing client frames and writing server frames
+    middleware.py        /api/ stays JSON: unexpected failures, JSON-only changes
+    security_headers.py  what a page may do: the Content-Security-Policy and friends
+    socket_limits.py     the limits of the WebSocket edge: sockets, hellos, moves
+    socket_turns.py      a socket's frames and its close run to their end
+"""

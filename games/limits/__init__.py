@@ -1,2 +1,7 @@
-"""Limits that hold across every worker: who a client is (address.py), how fast it may go
-(buckets.py) and how many sockets it may hold open at once (sockets.py)."""
+"""Limits that hold across every worker.
+
+address.py       who a client is: its address as the trusted proxy reports it
+buckets.py       how fast it may go: token buckets in Redis (or in the process)
+sockets.py       how many sockets it may hold open at once, on leases
+redis_client.py  the Redis clients of the limits, per process and per event loop
+"""

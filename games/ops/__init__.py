@@ -1,6 +1,8 @@
 """Operations: health probes, Prometheus metrics and log context for the people running Minerace.
 
-`metrics.py` holds the metric objects the rest of the code increments; `logcontext.py` binds a
-game and a player to the log lines of the current task; `middleware.py` answers `/healthz`,
-`/readyz` and `/metrics` before the rest of the stack sees the request.
+metrics.py     the metric objects the rest of the code increments
+logcontext.py  game and player ids on the log lines of the current task
+health.py      readiness checks: the database and Redis reachable
+middleware.py  answers /healthz, /readyz and /metrics before the rest of the stack
+views.py       liveness, readiness and the metrics
 """

@@ -2,7 +2,9 @@
 
     consumers.py      one connection to one game: validate a frame, call one service, deliver
     welcome.py        what a hello is shown (a late spectator's boards, delayed)
+    hello_undo.py     taking back a join whose hello failed before its welcome went out
     frame_views.py    what a connection of a role may see of an event
+    frame_texts.py    an event's frames as text, written once per worker
     spectating.py     the delayed feed of a spectator and the spectator count
     presence_pass.py  the worker's presence pass: leases, absences, lapsed spectators
     season_pass.py    the worker's season pass: a new season's row and soft reset, once

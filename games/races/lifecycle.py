@@ -1,5 +1,5 @@
-"""Use cases: create, join, resume, ready, leave, resign. Moves are games.moves and the clock
-games.races.clock (re-exported here as move_apply, game_tick and overdue_games).
+"""Use cases: create, join, resume, ready, leave, resign, rematch. Moves are games.moves' and the
+clock's tick is games.races.clock's.
 
 Every write is one transaction; the events it returns are published only after the commit.
 Lock order, to stay free of deadlocks: player rows (by id) before the game row.

@@ -1,2 +1,7 @@
-"""What every worker runs on: calling the sync database from async code (db.py), background
-passes on the event loop (periodic.py) and this worker's identity (worker.py)."""
+"""What every worker runs on, below every room.
+
+db.py          calling the sync services from async code
+periodic.py    background passes on the event loop (the clock's reaper, the outbox relay)
+to_the_end.py  work that runs to its end once begun
+worker.py      this worker's identity, written on the leases it holds
+"""

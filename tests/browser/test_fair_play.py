@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 
 # This module's own server, with the screen as configured by default: the session's server
-# lets the other tests' program-fast clicks through (tests/browser/support.py).
+# lets the other tests' program-fast clicks through (tests/browser/support/__init__.py).
 @pytest.fixture(scope="module")
 def server_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("minerace-fair-play")

@@ -1,4 +1,4 @@
-"""Setup on the browser tests' server database (tests/browser/fairplay_support.on_server):
+"""Setup on the browser tests' server database (tests/browser/support/fairplay.on_server):
 `moderator <username>` and `refunded <username> <cheater>`. Run as a module with
 DATABASE_URL pointing at the server's SQLite file. The commands import the models inside:
 Django is set up only once the module runs."""

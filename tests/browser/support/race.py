@@ -78,7 +78,7 @@ def resign(page) -> None:
 
 def from_address(page, address: str) -> None:
     """Every request of this page, its sockets' handshakes too, comes from `address` as the
-    test server's trusted proxy reports it (tests/browser/support.py)."""
+    test server's trusted proxy reports it (tests/browser/support/__init__.py)."""
     page.set_extra_http_headers({"X-Forwarded-For": address})
 
 
@@ -96,7 +96,7 @@ def sign_up(page, base_url: str, username: str) -> None:
 def _seek(stack: ExitStack, base_url: str, seeker, address: str) -> object:
     """A quick-match socket seeking a classic beginner race: as the account logged in on a
     page (its session cookie), or as a guest when `seeker` is a name; from `address` (the
-    test server trusts this process as its proxy: tests/browser/support.py)."""
+    test server trusts this process as its proxy: tests/browser/support/__init__.py)."""
     headers = {"X-Forwarded-For": address}
     frame = {"type": "seek", "preset": "beginner", "no_guess": False, "id": 1}
     if isinstance(seeker, str):

@@ -1,6 +1,6 @@
 """Seasons on the browser tests' server database (docs/protocol.md 8), through the ORM and the
 services: `python -m tests.browser.support.seasons_setup ladder <tag> <me>` with DATABASE_URL
-pointing at the server's SQLite file. Run by tests/browser/test_seasons_ui.py.
+pointing at the server's SQLite file. Run by tests/browser/test_ratings_page.py.
 
 Last season: three accounts race six times (ace wins each). This season: ace and bob race
 five more, 120 more accounts are placed high (written as their season rows), and `me` (an
