@@ -8,8 +8,9 @@ SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS.
 import os
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config import services_env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -110,8 +111,10 @@ TEMPLATES = [
     },
 ]
 
+# DATABASE_URL may list several PostgreSQL hosts (libpq's multi-host form, with
+# ?target_session_attrs=read-write): a new connection then finds whichever is the primary now.
 DATABASES = {
-    "default": dj_database_url.parse(
+    "default": services_env.database(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
     )
 }
@@ -122,6 +125,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "min_size": env_int("DATABASE_POOL_MIN", 2),
         "max_size": env_int("DATABASE_POOL_MAX", 20),
     }
+    services_env.postgres_failover_options(DATABASES["default"])
 else:
     # SQLite: wait for the writer lock instead of failing at once, and take it when a
     # transaction begins: a transaction that reads first and writes later (a DEFERRED one,
@@ -134,15 +138,22 @@ DATABASES["default"].setdefault("TEST", {})
 if os.environ.get("DATABASE_TEST_NAME"):
     DATABASES["default"]["TEST"]["NAME"] = os.environ["DATABASE_TEST_NAME"]
 
+# Redis: REDIS_URL (one server), or REDIS_SENTINELS (host:port,...) with REDIS_SHARDS (the
+# Sentinel master names, one per shard), which replace it. Both the channel layer and the
+# game's own keys use REDIS_HOSTS (games/runtime/redis_shards.py places a key on a shard).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+REDIS_HOSTS = services_env.redis_hosts(
+    REDIS_URL, os.environ.get("REDIS_SENTINELS", ""), os.environ.get("REDIS_SHARDS", "")
+)
+# The prefix keeps several deployments (or test runs) on one Redis apart.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "minerace")
+if REDIS_HOSTS:
     CHANNEL_LAYERS = {
         "default": {
             # channels_redis's pub/sub layer, keeping a game's fan-out in the worker that holds
             # all its sockets (games/events/local_layer.py, docs/deploy.md).
             "BACKEND": "games.events.local_layer.ColocatedChannelLayer",
-            # The prefix keeps several deployments (or test runs) on one Redis apart.
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "minerace")},
+            "CONFIG": {"hosts": REDIS_HOSTS, "prefix": REDIS_PREFIX},
         }
     }
 else:

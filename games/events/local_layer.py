@@ -385,7 +385,7 @@ class _GroupLock:
 
 
 class ColocatedChannelLayer(RedisPubSubChannelLayer):
-    """The layer of settings.CHANNEL_LAYERS when REDIS_URL is set: one ColocatedLoopLayer per
+    """The layer of settings.CHANNEL_LAYERS when Redis is configured: one ColocatedLoopLayer per
     event loop, as channels_redis keeps one RedisPubSubLoopLayer per loop."""
 
     def _get_layer(self) -> ColocatedLoopLayer:

@@ -1,6 +1,6 @@
 """Token buckets shared by every worker: a sustained rate with bursts, per key.
 
-With REDIS_URL set (as any deployment of several workers has, for the channel layer) a bucket
+With Redis configured (as any deployment of several workers has, for the channel layer) a bucket
 lives in Redis and is spent by a Lua script, atomically, on Redis's own clock: N workers allow
 the rate once, not N times. Without it (`make run`: one process) buckets live in the process.
 If Redis cannot be reached, a limit lets the request through and says so in the log: a lost
@@ -16,10 +16,10 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from django.conf import settings
 from redis.exceptions import RedisError
 
 from games.limits.redis_client import async_client, key_of, sync_client
+from games.runtime.redis_shards import configured as redis_configured
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +71,11 @@ class Verdict:
 
 def take(kind: str, key: str, rate_per_s: float, burst: int) -> Verdict:
     """Spend one token of bucket `kind:key` (from sync code: views, services)."""
-    if settings.REDIS_URL:
+    if redis_configured():
         try:
-            client = sync_client()
+            client = sync_client(key)
             return _verdict(*client.eval(TAKE, 1, key_of(kind, key), rate_per_s, burst, 1))
-        except RedisError as exc:
+        except (RedisError, OSError) as exc:
             log.warning("limit %s not checked, Redis failed: %r", kind, exc)
             return Verdict(True)
     return _local.take(f"{kind}:{key}", rate_per_s, burst)
@@ -86,10 +86,10 @@ async def atake(
 ) -> Verdict:
     """Spend `cost` tokens of bucket `kind:key` (from a consumer, on the event loop), first
     bringing it down to `cap` tokens if it holds more (cost 0 with a cap: only that)."""
-    if settings.REDIS_URL:
+    if redis_configured():
         args: list[float] = [rate_per_s, burst, cost] + ([] if cap is None else [cap])
         try:
-            client = async_client()
+            client = async_client(key)
             return _verdict(*await client.eval(TAKE, 1, key_of(kind, key), *args))
         except (RedisError, OSError) as exc:
             log.warning("limit %s not checked, Redis failed: %r", kind, exc)

@@ -17,6 +17,8 @@ from redis.exceptions import RedisError
 
 from games.limits.redis_client import async_client, key_of
 from games.runtime.periodic import ensure_periodic
+from games.runtime.redis_shards import by_shard
+from games.runtime.redis_shards import configured as redis_configured
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +58,10 @@ def _lease_ms() -> int:
 async def socket_open(address: str, socket_id: str) -> bool:
     """Count a new socket of this address; False (and not counted) when it has its cap."""
     cap = settings.MINERACE["WS_OPEN_PER_ADDRESS"]
-    if settings.REDIS_URL:
+    if redis_configured():
         try:
             key = key_of("sockets", address)
-            admitted = await async_client().eval(OPEN, 1, key, cap, _lease_ms(), socket_id)
+            admitted = await async_client(address).eval(OPEN, 1, key, cap, _lease_ms(), socket_id)
         except (RedisError, OSError) as exc:
             log.warning("open sockets not counted, Redis failed: %r", exc)
             admitted = 1
@@ -79,9 +81,9 @@ async def socket_close(socket_id: str) -> None:
     address = _mine.pop(socket_id, None)
     if address is None:
         return
-    if settings.REDIS_URL:
+    if redis_configured():
         try:
-            await async_client().zrem(key_of("sockets", address), socket_id)
+            await async_client(address).zrem(key_of("sockets", address), socket_id)
         except (RedisError, OSError) as exc:  # its lease runs out on its own
             log.warning("socket not uncounted, Redis failed: %r", exc)
         return
@@ -91,9 +93,14 @@ async def socket_close(socket_id: str) -> None:
 
 
 async def renew() -> int:
-    """Extend the leases of this process's sockets (one script call)."""
-    if not _mine or not settings.REDIS_URL:
+    """Extend the leases of this process's sockets (one script call per Redis shard)."""
+    if not _mine or not redis_configured():
         return 0
     ids = list(_mine.items())
-    keys = [key_of("sockets", address) for _, address in ids]
-    return await async_client().eval(RENEW, len(keys), *keys, _lease_ms(), *[i for i, _ in ids])
+    renewed = 0
+    for positions in by_shard([address for _, address in ids]).values():
+        keys = [key_of("sockets", ids[p][1]) for p in positions]
+        sockets = [ids[p][0] for p in positions]
+        client = async_client(ids[positions[0]][1])
+        renewed += await client.eval(RENEW, len(keys), *keys, _lease_ms(), *sockets)
+    return renewed

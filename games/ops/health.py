@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import redis.asyncio as redis
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connection
 from redis.exceptions import RedisError
+
+from games.runtime import redis_shards
 
 log = logging.getLogger(__name__)
 
@@ -37,24 +38,30 @@ async def check_database() -> str:
     return OK
 
 
-async def check_redis(url: str) -> str:
-    """A PING on a fresh connection to the channel layer's Redis."""
-    client = redis.Redis.from_url(
-        url, socket_connect_timeout=CHECK_TIMEOUT_S, socket_timeout=CHECK_TIMEOUT_S
-    )
+async def _ping(entry: object) -> None:
+    client = redis_shards.fresh_async_client(entry, CHECK_TIMEOUT_S)
     try:
-        await asyncio.wait_for(client.ping(), CHECK_TIMEOUT_S)
+        await client.ping()
+    finally:
+        await client.aclose()
+
+
+async def check_redis() -> str:
+    """A PING on a fresh connection to each Redis shard (its master now, through the
+    Sentinels when there are some)."""
+    try:
+        pings = [_ping(entry) for entry in settings.REDIS_HOSTS]
+        await asyncio.wait_for(asyncio.gather(*pings), CHECK_TIMEOUT_S)
     except (RedisError, OSError, asyncio.TimeoutError) as exc:
         log.warning("readiness: redis check failed: %r", exc)
         return FAILED
-    finally:
-        await client.aclose()
     return OK
 
 
 async def readiness() -> dict[str, str]:
-    """Every check by name ("database", and "redis" when REDIS_URL is set) with ok or failed."""
+    """Every check by name ("database", and "redis" when Redis is configured) with ok or
+    failed."""
     pending = {"database": check_database()}
-    if settings.REDIS_URL:
-        pending["redis"] = check_redis(settings.REDIS_URL)
+    if redis_shards.configured():
+        pending["redis"] = check_redis()
     return dict(zip(pending, await asyncio.gather(*pending.values()), strict=True))

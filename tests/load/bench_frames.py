@@ -165,7 +165,7 @@ def part_limit(takes: int, repeat: int, redis_url: str) -> None:
 
     from games.limits import buckets
 
-    settings.REDIS_URL = redis_url
+    settings.REDIS_HOSTS = [redis_url]
     settings.CHANNEL_LAYERS = {"default": {"CONFIG": {"prefix": f"bench-{uuid.uuid4().hex}"}}}
 
     async def shared() -> float:

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _no_redis(settings):
-    settings.REDIS_URL = ""
+    settings.REDIS_HOSTS = []
 
 
 class RefusingConnection:
@@ -44,7 +44,7 @@ def test_readyz_fails_when_the_database_does_not_answer(client, monkeypatch):
 
 
 def test_readyz_fails_when_redis_does_not_answer(client, settings):
-    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    settings.REDIS_HOSTS = [f"redis://127.0.0.1:{free_port()}/0"]  # nothing listens there
     response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json() == {
@@ -55,7 +55,7 @@ def test_readyz_fails_when_redis_does_not_answer(client, settings):
 
 @pytest.mark.services
 def test_readyz_pings_a_live_redis(needs_redis, client, settings):
-    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    settings.REDIS_HOSTS = ["redis://127.0.0.1:6379/0"]
     response = client.get("/readyz")
     assert response.status_code == 200, response.content
     assert response.json()["checks"] == {"database": "ok", "redis": "ok"}

@@ -91,6 +91,13 @@ def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
         process.wait()
 
 
+def kill_hard(process: subprocess.Popen | None) -> None:
+    """Kill a server with -9, as a crash would, and reap it."""
+    assert process is not None
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
 def fail_if_exited(
     name: str, process: subprocess.Popen | None, log_text: Callable[[], str] | None = None
 ) -> None:
@@ -182,9 +189,7 @@ class Daphne:
 
     def kill9(self) -> None:
         """Kill the worker the hard way, as a crash would."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+        kill_hard(self.process)
 
     def stop(self) -> None:
         if self.process is not None:
