@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from games.errors import ServiceError
@@ -41,15 +41,22 @@ def game_state(*, game_id: str, viewer_id: int | None = None) -> dict[str, Any]:
     return state
 
 
+# An empty room nobody is on the way to: a rematch's successor nobody has joined yet, or a
+# lobby its last player left. It stays open for LOBBY_IDLE_S (a racer may come back by its
+# link) but is no longer offered to strangers (issue 35.6: "Join" on an empty room).
+EMPTY_ROOM = Q(player_count=0) & (Q(predecessor__isnull=False) | Q(last_leave_at__isnull=False))
+
+
 def lobby_games() -> list[dict[str, Any]]:
     """Races still in the lobby and not full, newest first; a lobby nobody is in for
-    LOBBY_IDLE_S is closed, listed or not yet deleted."""
+    LOBBY_IDLE_S is closed, listed or not yet deleted, and an empty room is not listed."""
     games = list(
         Game.objects.filter(mode=GameMode.RACE, status=GameStatus.LOBBY)
         .exclude(players__is_bot=True)  # a bot race keeps its other seat for its creator
         .exclude(pk__in=closed_lobbies(timezone.now()).values("pk"))  # before the sweep too
         .annotate(player_count=Count("players"))
         .filter(player_count__lt=F("max_players"))
+        .exclude(EMPTY_ROOM)
         .order_by("-created_at")[:LOBBY_LIST_LIMIT]
     )
     return _with_players(games)

@@ -26,6 +26,7 @@ const MAX_CELL_PX = 32;
 const MAX_SMALL_BOARD_CELL_PX = 40;
 const SMALL_BOARD_COLUMNS = 16;
 const WIDE_PAGE_PX = 900; // narrower pages put side panels below the board
+const EDGE_CUE_PX = 22; // the shaded strip at an edge with more board beyond it (race.css)
 let boardCount = 0; // for cell ids of boards whose element has none
 
 /** The DOM state of a cell value from the wire: 0..8, "F", "H" or "X". */
@@ -67,7 +68,9 @@ export class BoardView {
     this.cellPx = MIN_CELL_PX;
     this.onCursor = () => {};
     this.onResize = () => {};
+    this.cues = [];
     if (!autoFit) return;
+    this.attachEdgeCues();
     let fitQueued = false;
     window.addEventListener("resize", () => {
       if (fitQueued) return;
@@ -291,6 +294,41 @@ export class BoardView {
   }
 
   /**
+   * A shaded strip with an arrow at each side of the frame that has more board beyond it, so
+   * that a board wider than the screen says so (issue 35.6); kept in step as the frame scrolls.
+   */
+  attachEdgeCues() {
+    const frame = this.scroller.parentElement;
+    this.cues = ["left", "right"].map((edge) => {
+      const cue = document.createElement("span");
+      cue.className = "edge-cue";
+      cue.dataset.edge = edge;
+      cue.setAttribute("aria-hidden", "true");
+      cue.hidden = true;
+      frame.insertBefore(cue, this.scroller); // before it: fit() counts what comes after
+      return cue;
+    });
+    this.scroller.addEventListener("scroll", () => this.showEdgeCues(), { passive: true });
+  }
+
+  showEdgeCues() {
+    const box = this.scroller;
+    const more = {
+      left: box.scrollLeft > 1,
+      right: box.scrollLeft + box.clientWidth < box.scrollWidth - 1,
+    };
+    box.dataset.more = Object.keys(more).filter((edge) => more[edge]).join(" ");
+    for (const cue of this.cues) {
+      cue.hidden = !more[cue.dataset.edge];
+      if (cue.hidden) continue;
+      const left = box.offsetLeft + box.clientLeft;
+      cue.style.top = `${box.offsetTop + box.clientTop}px`;
+      cue.style.height = `${box.clientHeight}px`;
+      cue.style.left = `${cue.dataset.edge === "left" ? left : left + box.clientWidth - EDGE_CUE_PX}px`;
+    }
+  }
+
+  /**
    * Size the cells to the viewport: the whole board visible when it fits with cells of at
    * least MIN_CELL_PX (no larger than the cell_size setting); otherwise the smallest cell,
    * panning inside its frame. On a touch screen a board that would fit only with cells under
@@ -321,8 +359,13 @@ export class BoardView {
     const beside = pageWidth >= WIDE_PAGE_PX ? this.beside : 0;
     const availableWidth = pageWidth - mainX - frameX - beside;
     const availableHeight = window.innerHeight - top - frameBottom - below - 12;
-    const fitting = Math.floor(
-      Math.min((availableWidth - boardX) / this.width, (availableHeight - boardY) / this.height),
+    // The height never takes the board narrower than its frame's other rows (the counters, the
+    // tools): a frame wider than its cells leaves a strip beside them (issue 35.6: the end
+    // screen's results above a beginner board shrank its cells to a third of the frame).
+    const framed = Math.ceil((naturalWidth(frame, this.scroller) - boardX) / this.width);
+    const fitting = Math.min(
+      Math.floor((availableWidth - boardX) / this.width),
+      Math.max(framed, Math.floor((availableHeight - boardY) / this.height)),
     );
     const largest =
       this.preferredPx ??
@@ -336,6 +379,27 @@ export class BoardView {
     this.element.style.setProperty("--cell", `${size}px`);
     this.scroller.style.maxWidth = `${Math.floor(availableWidth)}px`;
     this.scroller.style.maxHeight = `${Math.max(size * 8, Math.floor(availableHeight))}px`;
+    this.showEdgeCues();
     this.onResize(size);
   }
+}
+
+/** The widest row of the frame but the board's own: its children side by side, as laid out. */
+function naturalWidth(frame, scroller) {
+  let widest = 0;
+  for (const row of frame.children) {
+    if (row === scroller || row.hidden || !row.children.length) continue;
+    const style = getComputedStyle(row);
+    if (style.position === "absolute") continue;
+    const shown = [...row.children].filter((child) => child.getClientRects().length);
+    const gaps = Math.max(0, shown.length - 1) * (parseFloat(style.columnGap) || 0);
+    const edges = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"];
+    const own = edges.reduce((sum, edge) => sum + (parseFloat(style[edge]) || 0), 0);
+    const content = shown.reduce((sum, child) => {
+      const margins = getComputedStyle(child);
+      return sum + child.offsetWidth + parseFloat(margins.marginLeft) + parseFloat(margins.marginRight);
+    }, 0);
+    widest = Math.max(widest, content + gaps + own);
+  }
+  return widest;
 }

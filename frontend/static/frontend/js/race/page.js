@@ -72,6 +72,8 @@ function render() {
   const me = race.me();
   document.body.dataset.phase = game.status;
   document.body.dataset.role = race.role;
+  // Out of a race that runs on: its verdict comes first on a phone too (race.css).
+  document.body.dataset.out = me && FINAL.has(me.status) && game.status === "running" ? "1" : "";
   lobby.render(race);
   $("minefield").hidden = spectating();
   $("race-side").hidden = spectating() && game.status !== "lobby";

@@ -16,9 +16,26 @@ const STATUS_TEXT = {
   dnf: "did not finish",
 };
 
-function statusText(player) {
-  if (player.status === "won") return `won · ${seconds(player.time_ms)}`;
-  return STATUS_TEXT[player.status] ?? player.status;
+/**
+ * Where a racer who cleared its board finished among those who did (1 for the first): only the
+ * first "won"; the next one cleared the board too but reads "finished #2" (issue 35.6).
+ */
+export function finishPlace(player, players = []) {
+  const before = players.filter(
+    (other) =>
+      other.id !== player.id &&
+      other.status === "won" &&
+      other.time_ms !== null &&
+      other.time_ms < player.time_ms,
+  );
+  return before.length + 1;
+}
+
+function statusText(player, players) {
+  if (player.status !== "won") return STATUS_TEXT[player.status] ?? player.status;
+  const place = finishPlace(player, players);
+  const word = place === 1 ? "won" : `finished #${place}`;
+  return `${word} · ${seconds(player.time_ms)}`;
 }
 
 /** The line above the racers that tells this browser's racer where it stands. */
@@ -71,7 +88,7 @@ export function fillRacer(row, player, { you = false, race = null, nowMs = Date.
   name.textContent = player.name;
   name.dataset.you = you ? "1" : "";
   row.querySelector(".tag-bot").hidden = !isBot(player);
-  row.querySelector(".racer-status").textContent = statusText(player);
+  row.querySelector(".racer-status").textContent = statusText(player, race?.players);
   const presence = row.querySelector(".presence");
   if (race) fillPresence(presence, race, player, nowMs);
   row.dataset.online = presence.hidden ? "" : "0";
@@ -111,9 +128,12 @@ export class RacerList {
   }
 }
 
-/** A racer's standing in a few characters, for the compact bar: "45%", "won 12.3 s", "lost". */
-function shortStatus(player, share) {
-  if (player.status === "won") return `won ${seconds(player.time_ms)}`;
+/** A racer's standing in a few characters, for the compact bar: "45%", "won 12.3 s", "#2 14.1 s". */
+function shortStatus(player, share, players) {
+  if (player.status === "won") {
+    const place = finishPlace(player, players);
+    return `${place === 1 ? "won" : `#${place}`} ${seconds(player.time_ms)}`;
+  }
   if (player.status === "lost") return "lost";
   if (player.status === "dnf") return "out";
   return `${Math.floor(share)}%`;
@@ -155,7 +175,9 @@ function fillBarRacer(row, player, race) {
   row.classList.toggle("me", you);
   row.querySelector(".bar-name").textContent = you ? "you" : player.name;
   row.querySelector(".bar-fill").style.width = `${Number(share.toFixed(1))}%`;
-  row.querySelector(".bar-status").textContent = offline ? "offline" : shortStatus(player, share);
-  row.title = `${player.name}: ${revealed} of ${safe} safe cells, ${statusText(player)}`;
+  row.querySelector(".bar-status").textContent = offline
+    ? "offline"
+    : shortStatus(player, share, race.players);
+  row.title = `${player.name}: ${revealed} of ${safe} safe cells, ${statusText(player, race.players)}`;
   row.setAttribute("aria-label", row.title);
 }

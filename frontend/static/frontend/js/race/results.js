@@ -35,6 +35,12 @@ import {
 } from "../core/stats-format.js";
 
 const STATUS_TEXT = { won: "won", lost: "lost", dnf: "did not finish", playing: "still playing" };
+
+/** A row's status in words: a board cleared after the winner's "finished #2", not "won". */
+export function statusWords(result) {
+  if (result.status === "won" && result.rank > 1) return `finished #${result.rank}`;
+  return STATUS_TEXT[result.status] ?? result.status;
+}
 const MINUS = "\u2212";
 
 /** "1000 → 1062? (+62)" ("?": still provisional); null for a guest (only accounts are rated). */
@@ -201,7 +207,7 @@ export class RaceResults {
         name.append(" ", bot);
       }
       name.append(...newsTags(result, game));
-      cell(row, STATUS_TEXT[result.status] ?? result.status, "status");
+      cell(row, statusWords(result), "status");
       const time = cell(row, timeText(result), "num time", "Time");
       if (result.status !== "won" && result.est_time_ms != null) {
         time.dataset.estimated = "1";
