@@ -395,10 +395,8 @@ function naturalWidth(frame, scroller) {
     const gaps = Math.max(0, shown.length - 1) * (parseFloat(style.columnGap) || 0);
     const edges = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"];
     const own = edges.reduce((sum, edge) => sum + (parseFloat(style[edge]) || 0), 0);
-    const content = shown.reduce((sum, child) => {
-      const margins = getComputedStyle(child);
-      return sum + child.offsetWidth + parseFloat(margins.marginLeft) + parseFloat(margins.marginRight);
-    }, 0);
+    // Margins are left out: an auto margin's used width is the very room it spreads into.
+    const content = shown.reduce((sum, child) => sum + child.offsetWidth, 0);
     widest = Math.max(widest, content + gaps + own);
   }
   return widest;
