@@ -335,6 +335,14 @@ MINERACE = {
     # A matched player who has not said hello this long after the match: the race is not rated
     # (docs/protocol.md 6.2, a race nobody played).
     "MATCH_HELLO_GRACE_S": float(os.environ.get("MINERACE_MATCH_HELLO_GRACE_S") or 10),
+    # Rated means played (docs/protocol.md 6.2): a racer that resigned or was dropped before this
+    # many moves that changed its board aborts the race for ratings and points.
+    "ABORT_MOVES": env_int("MINERACE_ABORT_MOVES", 3),
+    # Between any two accounts only their first PAIR_RATED_PER_DAY rated races of a UTC day
+    # change ratings, and only their first PAIR_POINTS_PER_TOURNAMENT races against each other
+    # in one tournament score points; the races past that are made unrated / for no points.
+    "PAIR_RATED_PER_DAY": env_int("MINERACE_PAIR_RATED_PER_DAY", 3),
+    "PAIR_POINTS_PER_TOURNAMENT": env_int("MINERACE_PAIR_POINTS_PER_TOURNAMENT", 3),
     # Arena tournaments (docs/protocol.md 7): the calendar the server keeps by itself. An hourly
     # arena (rotating beginner, intermediate, expert) of ARENA_HOURLY_MINUTES, and a daily
     # no-guess expert arena at ARENA_DAILY_HOUR UTC of ARENA_DAILY_MINUTES; 0 turns one off.

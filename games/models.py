@@ -106,6 +106,15 @@ class Game(models.Model):
     # The one racer still playing in a race not yet decided because of it: its moves that open
     # cells ask again (games.races.deciding), read by the move's own write at no extra query.
     deciding_racer = models.CharField(max_length=32, blank=True, default="")
+    # Why a race changes no rating and scores no points although it was played for them
+    # (docs/protocol.md 6.2), judged once when it is decided: "no_moves" (nobody moved) or
+    # "left_early" (a racer resigned or was dropped before 3 moves that changed its board).
+    # Empty: not aborted (or not judged: a race that counts for nothing).
+    aborted_because = models.CharField(max_length=16, blank=True, default="")
+    # Why a race a pairing made is not rated although it would have been (docs/protocol.md 6.2):
+    # "pair_daily_cap" (two of its accounts had their day's rated races already). Said before
+    # the race starts, in its public state.
+    unrated_because = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]

@@ -20,6 +20,8 @@ from games.events.event import Event, to_everyone
 from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
 from games.presence.selectors import came_too_late
 from games.races import serializers
+from games.races.aborting import abort_reason, race_aborted
+from games.races.extensions import scores_points
 from games.races.results import Placed, decided_standings
 from games.ratings.services import race_rate
 
@@ -55,16 +57,24 @@ def race_decide(game: Game, players: list[Player], now: datetime) -> list[Event]
     game.decided_places = {place.player.id: place.rank for place in placed}
     game.race_winner = winner_of(placed)
     game.deciding_racer = ""
-    game.save(update_fields=["decided_at", "decided_places", "race_winner", "deciding_racer"])
+    if game.rated or game.unrated_because or scores_points(game):
+        # One click and a resignation is not a game (docs/protocol.md 6.2): judged once, here.
+        game.aborted_because = abort_reason(game, players)
+    game.save(
+        update_fields=[
+            "decided_at", "decided_places", "race_winner", "deciding_racer", "aborted_because"
+        ]
+    )  # fmt: skip
     if game.rated:  # in this transaction: decided and game_over read the same numbers
         # A race a matched player never came to was not played by all (docs/protocol.md 6.2).
-        played = not came_too_late(game=game, players=players)
+        played = not race_aborted(game) and not came_too_late(game=game, players=players)
         race_rate(game=game, players=players, ranks=game.decided_places, now=now, played=played)
     events: list[Event] = []
     for hook in _HOOKS.values():
         events += hook(game, placed, now)
     results = serializers.decided_results(game, players)
     payload = {"results": results, "winner": game.race_winner or None}
+    payload.update(serializers.aborted_fields(game))
     return [to_everyone(game, "decided", payload, delayed=True), *events]
 
 

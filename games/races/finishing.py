@@ -61,5 +61,10 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
     for row in results:  # announced once, at the end: later games may beat them
         row.update(news.get(row["player"], {"personal_best": None, "leaderboard_rank": None}))
     secrets = serializers.reveal_secrets(game) if game.secrets_open(now) else {}
-    payload = {"results": results, "winner": game.race_winner or None, **secrets}
+    payload = {
+        "results": results,
+        "winner": game.race_winner or None,
+        **serializers.aborted_fields(game),
+        **secrets,
+    }
     return [*decided, to_everyone(game, "game_over", payload, delayed=True)]

@@ -126,6 +126,20 @@ def decided_results(game: Game, players: list[Player]) -> list[dict[str, Any]]:
     return results(game, standings(game, players), board_hidden=still_playing)
 
 
+def aborted_fields(game: Game) -> dict[str, Any]:
+    """What `decided`, `game_over` and the public state add for a race aborted for ratings
+    and points (docs/protocol.md 6.2): `aborted` and why; nothing for any other game."""
+    if not game.aborted_because:
+        return {}
+    return {"aborted": True, "aborted_because": game.aborted_because}
+
+
+def unrated_fields(game: Game) -> dict[str, Any]:
+    """Why a race a pairing made is not rated although it would have been (docs/protocol.md 6.2),
+    said before it starts; nothing for any other game."""
+    return {"unrated_because": game.unrated_because} if game.unrated_because else {}
+
+
 def reveal_secrets(game: Game) -> dict[str, Any]:
     """What a finished game discloses: seed, safe cell and every mine."""
     board = board_of(game)
@@ -171,6 +185,8 @@ def game_public(
         "spectators": game.spectators,
         "decided_at": iso(game.decided_at),
         "winner": game.race_winner or None,
+        **unrated_fields(game),
+        **aborted_fields(game),
     }
     if game.decided_at is not None and game.status != GameStatus.FINISHED:
         state["decided"] = decided_results(game, players)  # as the `decided` frame had it

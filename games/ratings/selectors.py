@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from collections import Counter
+from collections.abc import Collection
+from datetime import UTC, datetime, timedelta
+from itertools import combinations
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
-from games.models import Variant
+from games.models import Player, Variant
 from games.ratings.leagues import PLACEMENT, league_of
 from games.ratings.models import Rating, RatingChange, RatingRefund, SeasonRating
 from games.ratings.scale import PROVISIONAL_GAMES, provisional
@@ -116,3 +120,46 @@ def ratings_of(*, user_id: int, now: datetime | None = None) -> dict[str, Any]:
         )
         entry["league"] = leagues.get(user_id, PLACEMENT)
     return {"ratings": list(current.values())}
+
+
+# ---- the daily cap per pair of accounts (docs/protocol.md 6.2, v1.3) ----------------------------
+
+
+def utc_day(now: datetime) -> tuple[datetime, datetime]:
+    """The UTC day holding `now`: [its midnight, the next)."""
+    start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return start, start + timedelta(days=1)
+
+
+def pairs_rated_today(
+    *, user_ids: Collection[int], now: datetime | None = None
+) -> Counter[tuple[int, int]]:
+    """For every two of these accounts (lower id first), how many rated races of the UTC day
+    of `now` they were both in, not aborted: the races made today that change (or will
+    change, once played) both ratings. One query, whatever the number of accounts; a database
+    count, so every worker reads the same."""
+    start, end = utc_day(now or timezone.now())
+    rows = Player.objects.filter(
+        user_id__in=list(user_ids),
+        game__rated=True,
+        game__aborted_because="",
+        game__created_at__gte=start,
+        game__created_at__lt=end,
+    ).values_list("game_id", "user_id")
+    by_game: dict[str, set[int]] = {}
+    for game_id, user_id in rows:
+        by_game.setdefault(game_id, set()).add(user_id)
+    counts: Counter[tuple[int, int]] = Counter()
+    for users in by_game.values():
+        counts.update(combinations(sorted(users), 2))
+    return counts
+
+
+def pair_rated_today(a: int, b: int, now: datetime | None = None) -> int:
+    """How many rated races two accounts have had together today (UTC), not aborted."""
+    return pairs_rated_today(user_ids=[a, b], now=now)[(min(a, b), max(a, b))]
+
+
+def pair_over_daily_cap(a: int, b: int, now: datetime | None = None) -> bool:
+    """Have these two accounts had their day's rated races together (PAIR_RATED_PER_DAY)?"""
+    return pair_rated_today(a, b, now) >= settings.MINERACE["PAIR_RATED_PER_DAY"]

@@ -13,9 +13,10 @@ class TournamentsConfig(AppConfig):
         # tournament race counts (docs/protocol.md 6.3).
         from games.fairplay.counting import count_rule_register
         from games.races.deciding import decided_hook_register
-        from games.races.extensions import berserk_rule_register
+        from games.races.extensions import berserk_rule_register, points_rule_register
         from games.tournaments.scoring_service import is_arena_race, race_points_write
 
         berserk_rule_register("tournament", is_arena_race)
+        points_rule_register("tournament", is_arena_race)
         decided_hook_register("tournament", race_points_write)
         count_rule_register("tournament", lambda game, player: is_arena_race(game))

@@ -15,6 +15,7 @@ from datetime import datetime
 from games.events.event import Event
 from games.models import Game, PlayerStatus
 from games.presence.models import PlayerPresence
+from games.races.aborting import race_aborted
 from games.races.results import Placed
 from games.tournaments.models import ArenaRace, Entry
 from games.tournaments.scoring import Award, Racer, race_awards
@@ -55,7 +56,9 @@ def race_points_write(game: Game, placed: list[Placed], now: datetime) -> list[E
         for p in placed
         if p.player.user_id in entries
     ]
-    awards = race_awards(racers) if now < race.tournament.ends_at else None
+    # Past the end, or aborted (one click and a resignation, docs/protocol.md 6.2): no points.
+    counts = now < race.tournament.ends_at and not race_aborted(game)
+    awards = race_awards(racers) if counts else None
     away = _dropped_for_absence(placed)
     for entry in entries.values():
         if awards is not None and entry.id in awards:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.support import cell, expect, wait_changed, wait_ready
+from tests.browser.support import expect, open_and_play_on, wait_ready
 from tests.browser.support.pages import api
 from tests.browser.support.race import from_address
 from tests.support.waiting import wait_until
@@ -129,11 +129,10 @@ def test_two_accounts_quick_match_into_one_rated_race(open_page, base_url):
     assert sorted(player["name"] for player in game["players"]) == sorted(names.values())
     assert not any(player["is_bot"] for player in game["players"])
 
-    # Alice opens the start cell (a race nobody played is not rated, docs/protocol.md 6.2), then
-    # both resign: the race is over and rated; the ratings list has both accounts.
-    x, y = game["start"]
-    cell(alice, x, y).click()
-    wait_changed(alice, x, y, "hidden")
+    # Alice opens the start cell and plays 2 more moves (a click and a resignation is not a
+    # game, docs/protocol.md 6.2), then both resign: the race is over and rated; the ratings list
+    # has both accounts.
+    open_and_play_on(alice, *game["start"])
     resign(alice)
     resign(bob)
     for page in (alice, bob):

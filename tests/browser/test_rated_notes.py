@@ -16,7 +16,8 @@ pytestmark = pytest.mark.browser
 
 
 def rated_race(open_page, base_url, **options) -> tuple:
-    """Two accounts paired by quick match, the race played (one click) and over."""
+    """Two accounts paired by quick match, the race played (one click) and over: aborted, as
+    one click and a resignation is not a game (docs/protocol.md 6.2)."""
     alice, bob = open_page(**options), open_page(**options)
     for number, page in enumerate((alice, bob), start=1):
         from_address(page, f"198.51.100.{40 + number}")
@@ -36,6 +37,25 @@ def rated_race(open_page, base_url, **options) -> tuple:
     for page in (alice, bob):
         expect(page.locator("#race-results")).to_be_visible()
     return alice, bob, game
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_click_and_a_resignation_says_why_no_rating_moved(open_page, base_url, device):
+    options = {"viewport": PHONE, "has_touch": True} if device == "phone" else {}
+    alice, bob, game = rated_race(open_page, base_url, **options)
+    finished = api(base_url, f"/api/games/{game['id']}/")
+    assert (finished["aborted"], finished["aborted_because"]) == (True, "left_early")
+    for page in (alice, bob):
+        note = page.locator("#results-aborted")
+        expect(note).to_be_visible()
+        expect(note).to_have_text(
+            "No rating or tournament point changed: a racer left before making 3 moves that "
+            "changed its board, so this race does not count."
+        )
+        for row in finished["results"]:
+            change = page.locator(f'#results-table tr[data-name="{row["name"]}"] td.rating')
+            expect(change).to_have_attribute("data-change", "same")
+    shoot(alice, f"race-aborted-{device}.png")
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])

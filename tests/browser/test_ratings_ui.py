@@ -9,7 +9,7 @@ import re
 import pytest
 from websockets.sync.client import connect
 
-from tests.browser.support import cell, expect, wait_changed, wait_ready
+from tests.browser.support import cell, expect, open_and_play_on, wait_changed, wait_ready
 from tests.browser.support.race import (
     api,
     hand_token,
@@ -65,7 +65,8 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     sign_up(bob, base_url, bob_name)
 
     # Quick match pairs the two accounts in a rated race; Alice opens the start cell, Bob
-    # resigns (the race is decided: Alice first, docs/protocol.md 2.2), then Alice leaves too.
+    # plays 3 moves that change his board (fewer, and his resignation would abort the race,
+    # docs/protocol.md 6.2) and resigns (the race is decided: Alice first, 2.2), then Alice leaves.
     frames = quick_match(base_url, [alice, bob])
     game = open_rated_race(alice, base_url, frames[0])
     open_rated_race(bob, base_url, frames[1])
@@ -73,6 +74,7 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     x, y = game["start"]
     cell(alice, x, y).click()
     wait_changed(alice, x, y, "hidden")
+    open_and_play_on(bob, x, y)
     resign(bob)
     resign(alice)
     for page in (alice, bob):
@@ -106,7 +108,11 @@ def test_rated_races_show_rating_changes_and_the_player_page_charts_them(open_pa
     with connect(guest_url, origin=base_url, proxy=None) as guest:
         guest.send(json.dumps({"type": "hello", "role": "player", "token": frames[1]["token"]}))
         wait_until_running(guest)
-        guest.send(json.dumps({"type": "resign", "id": 2}))
+        for number in (2, 3, 4):  # flag, unflag, flag: 3 moves that changed its board
+            guest.send(json.dumps({"type": "flag", "x": 0, "y": 0, "id": number}))
+        guest.send(json.dumps({"type": "resign", "id": 5}))
+        while json.loads(guest.recv(timeout=10)).get("re") != 5:  # its resignation is in
+            pass
         resign(alice)
         expect(alice.locator("#results-table")).to_be_visible()
     state = api(base_url, f"/api/games/{game['id']}/")

@@ -152,3 +152,33 @@ async def test_two_racers_finishing_at_once_on_two_workers_decide_it_once(cluste
     assert status == "finished" and len(changes) == 2
     for client in (cai_client, dov_client):
         await client.close()
+
+
+async def test_a_click_and_a_resignation_aborts_the_race_on_every_worker(cluster, postgres):
+    """docs/protocol.md 6.2 (v1.3): eve clicks once on one worker and resigns; fay, on the other,
+    wins later. Both workers' frames say `aborted`, and no rating moved in the database."""
+    first, second = cluster.workers[-2:]
+    eve = sign_up(first.url, "eve", "198.51.100.5")
+    fay = sign_up(second.url, "fay", "198.51.100.6")
+    game_id = create_race(first.url)
+    rate(postgres.url, game_id)
+    eve_client, _ = await account_joins(first.ws_url, game_id, eve)
+    fay_client, _ = await account_joins(second.ws_url, game_id, fay)
+    watcher = await spectator(second.ws_url, game_id)
+    await ready_and_start([eve_client, fay_client], [watcher])
+    x, y = safe_cells_in_order(board())[0]
+    await eve_client.request({"type": "reveal", "x": x, "y": y})
+    await eve_client.request({"type": "resign"})
+    for client in (eve_client, fay_client, watcher):
+        decided = await client.until("decided", timeout=10)
+        assert (decided["aborted"], decided["aborted_because"]) == (True, "left_early")
+    await win(fay_client)
+    for client in (fay_client, watcher):
+        over = await client.until("game_over", timeout=10)
+        assert over["aborted"] is True
+        assert {(r["rating_before"], r["rating_after"]) for r in over["results"]} == {(1000, 1000)}
+    changes, status, games = rating_rows(postgres.url, game_id)
+    assert status == "finished" and {(c[1], c[2]) for c in changes} == {(1000, 1000)}
+    assert all(count == 0 for _, count in games)
+    for client in (eve_client, fay_client, watcher):
+        await client.close()

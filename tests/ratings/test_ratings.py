@@ -10,7 +10,7 @@ from openskill.models import PlackettLuce
 
 from games.boards.stored import board_of
 from games.edge.validation import game_spec
-from games.engine import Reveal
+from games.engine import Flag, Reveal
 from games.models import Game
 from games.moves.service import move_apply
 from games.races import lifecycle
@@ -48,6 +48,15 @@ def win(game: Game, player) -> None:
                 return
 
 
+def changes(game: Game, player, count: int) -> None:
+    """`count` moves that change the player's board without ending its game: flags on mines
+    (docs/protocol.md 6.2 counts them; a racer needs 3 before a resignation lets the race count)."""
+    board = board_of(game)
+    mines = [board.xy(i) for i in range(board.size) if board.is_mine(i)]
+    for x, y in mines[:count]:
+        move_apply(player_id=player.id, move=Flag(x, y))
+
+
 def accounts(*names):
     return [get_user_model().objects.create_user(username=n, password="pw-12345678") for n in names]
 
@@ -56,9 +65,12 @@ def test_a_rated_race_moves_its_accounts_ratings_and_game_over_shows_it(client):
     ada, bob = accounts("ada", "bob")
     game, (p_ada, p_bob, p_guest) = rated_race([("ada", ada), ("bob", bob), ("gus", None)])
     win(game, p_ada)
+    changes(game, p_guest, 3)  # each played 3 moves before leaving: the race counts
+    changes(game, p_bob, 3)
     lifecycle.player_resign(player_id=p_guest.id)
     events = lifecycle.player_resign(player_id=p_bob.id)
     game_over = next(e for e in events if e.kind == "game_over")
+    assert "aborted" not in game_over.payload
     rows = {r["name"]: r for r in game_over.payload["results"]}
     assert [rows[n]["rank"] for n in ("ada", "bob", "gus")] == [1, 2, 3]  # ties by join order
 
@@ -156,6 +168,7 @@ def test_one_move_makes_a_race_rated_and_leaving_is_a_loss(client):
     ada, bob = accounts("ada", "bob")
     game, (p_ada, _) = rated_race([("ada", ada), ("bob", bob)])
     move_apply(player_id=p_ada.id, move=Reveal(*game.safe_cell))  # ada opens more than bob
+    changes(game, p_ada, 2)  # 3 moves that changed her board (docs/protocol.md 6.2, v1.3)
     lifecycle.player_resign(player_id=p_ada.id)  # ... and leaves
     game_tick_past_limit(game)
     rows = {r["name"]: r for r in game_over_results(game)}
@@ -186,6 +199,7 @@ def test_a_race_that_ends_after_a_racers_mark_leaves_the_cheater_out():
     move_apply(player_id=p_ada.id, move=Reveal(*game.safe_cell))
     account_mark(user_id=cheat.pk)
     win(game, p_cheat)
+    changes(game, p_bob, 3)
     lifecycle.player_resign(player_id=p_bob.id)
     game_tick_past_limit(game)
     rows = {r["name"]: r for r in game_over_results(game)}

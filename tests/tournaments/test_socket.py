@@ -12,6 +12,7 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 
 from config.asgi import application
+from games.boards.stored import board_of
 from games.models import Game
 from games.races import timers
 from games.tournaments import consumers, services
@@ -124,8 +125,13 @@ async def test_two_waiting_players_are_paired_and_race_with_berserk_then_standin
     refused = await racers["ann"].request({"type": "flag", "x": start[0], "y": start[1]})
     assert (refused["type"], refused["code"]) == ("error", "no_flags")
     await racers["ann"].request({"type": "reveal", "x": start[0], "y": start[1]})
-    # bea leaves: decided (docs/protocol.md 2.2), and ann has won, every other racer having left
-    # (7): 2 points and 1 for berserk, whatever ann does next.
+    # bea flags 3 mines (3 moves that change her board: the race counts, docs/protocol.md 6.2) and
+    # leaves: decided (2.2), and ann has won, every other racer having left (7): 2 points and
+    # 1 for berserk, whatever ann does next.
+    board = await database_sync_to_async(lambda: board_of(Game.objects.get(pk=game["id"])))()
+    for index in [i for i in range(board.size) if board.is_mine(i)][:3]:
+        x, y = board.xy(index)
+        assert (await racers["bea"].request({"type": "flag", "x": x, "y": y}))["type"] == "cells"
     await racers["bea"].request({"type": "resign"})
     await racers["ann"].request({"type": "resign"})
     standings = await ann.until("standings")

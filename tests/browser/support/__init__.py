@@ -122,6 +122,18 @@ def wait_changed(page, x: int, y: int, old: str) -> str:
     return cell(page, x, y).get_attribute("data-state")
 
 
+def open_and_play_on(page, x: int, y: int) -> None:
+    """Open (x, y), then flag and unflag a cell it left hidden: 3 moves that changed the board,
+    so a resignation after them no longer aborts a rated race (docs/protocol.md 6.2)."""
+    cell(page, x, y).click()
+    wait_changed(page, x, y, "hidden")
+    hidden = page.locator('#board .cell[data-state="hidden"]').first
+    hx, hy = int(hidden.get_attribute("data-x")), int(hidden.get_attribute("data-y"))
+    for before in ("hidden", "flagged"):
+        cell(page, hx, hy).click(button="right")
+        wait_changed(page, hx, hy, before)
+
+
 def start_custom_game(page, base_url: str, width: int, height: int, mines: int, seed: str) -> None:
     """Create a solo game through the lobby's custom form and wait for its page."""
     page.goto(base_url + "/")

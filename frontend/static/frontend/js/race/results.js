@@ -43,6 +43,15 @@ export function statusWords(result) {
 }
 const MINUS = "\u2212";
 
+/** Why an aborted race moved nothing, in words (docs/protocol.md 6.2). */
+export function abortedText(because) {
+  const why =
+    because === "no_moves"
+      ? "nobody made a move"
+      : "a racer left before making 3 moves that changed its board";
+  return `No rating or tournament point changed: ${why}, so this race does not count.`;
+}
+
 /** "1000 → 1062? (+62)" ("?": still provisional); null for a guest (only accounts are rated). */
 export function ratingChange(result) {
   const before = result.rating_before;
@@ -235,6 +244,7 @@ export class RaceResults {
     const you = race.role === "player" ? race.you : null;
     this.root.querySelector("#results-title").textContent = resultsTitle(game, results, you);
     this.showStillPlaying(results, over);
+    this.showAborted(game);
     const bbbv = results[0]?.bbbv;
     const noGuess = game.no_guess ? " · No guessing" : "";
     const rated = game.rated ? " · Rated" : "";
@@ -259,6 +269,14 @@ export class RaceResults {
       ? `The ranking is final. ${still.map((r) => r.name).join(", ")} may still play on; ` +
         "the board's figures, the seed and the analysis come when the race ends."
       : "";
+  }
+
+  /** Why no rating and no point moved (docs/protocol.md 6.2): the race was aborted. */
+  showAborted(game) {
+    const note = this.root.querySelector("#results-aborted");
+    const text = game.aborted ? abortedText(game.aborted_because) : "";
+    note.hidden = !text;
+    note.textContent = text;
   }
 
   /** "Export (EVF): Ada · Bob": each racer's game as a replay file for the community's tools. */

@@ -136,9 +136,10 @@ export class RaceState {
    * A `decided` frame (docs/protocol.md 2.2): the ranks are final, though a racer may still play.
    * After game_over (two workers, one moment) it brings nothing new.
    */
-  decided({ results, winner }) {
+  decided({ results, winner, aborted, aborted_because: abortedBecause }) {
     if (!this.game || this.status === "finished") return;
     Object.assign(this.game, { decided: results ?? [], winner: winner ?? null });
+    if (aborted) Object.assign(this.game, { aborted, aborted_because: abortedBecause });
     this.game.decided_at ??= new Date().toISOString();
   }
 
@@ -159,8 +160,11 @@ export class RaceState {
     seed_salt: seedSalt,
     safe_cell: safeCell,
     mine_cells: mineCells,
+    aborted,
+    aborted_because: abortedBecause,
   }) {
     if (!this.game) return;
+    if (aborted) Object.assign(this.game, { aborted, aborted_because: abortedBecause });
     Object.assign(this.game, {
       status: "finished",
       results,
