@@ -35,6 +35,7 @@ from tests.fairplay.play import (
     steady,
     sweep,
 )
+from tests.ratings.test_ratings import changes
 from tests.scores.play import fake_finish
 
 pytestmark = pytest.mark.django_db
@@ -196,6 +197,7 @@ def test_a_rated_race_screens_every_account_and_its_rating_change_stands(clock):
     game, (p_ada, p_bob) = rated_race("intermediate", [ada, bob])
     assert sweep(game, p_ada, clock, steady(40), game.safe_cell) == "won"
     clock.advance(1_000)
+    changes(game, p_bob, 3)  # bob played before he left: the race counts (docs/protocol.md 6.2)
     lifecycle.player_resign(player_id=p_bob.id)
     reviews = {r.player_id: r for r in Review.objects.all()}
     assert reviews[p_ada.id].counts == ["leaderboard", "rated"]
