@@ -13,6 +13,10 @@ PYTEST_WORKERS ?= -n 2 --dist loadscope
 
 .PHONY: run test lint format check clean
 
+# The JavaScript tools (ESLint, TypeScript's checker), pinned in package-lock.json; tools only:
+# the pages are served as written, with no build step.
+NODE_TOOLS := node_modules/.installed
+
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -r requirements.txt
@@ -22,6 +26,10 @@ $(BIN)/.installed-dev: requirements.txt requirements-dev.txt $(BIN)/.installed
 	$(BIN)/pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
 
+$(NODE_TOOLS): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 run: $(BIN)/.installed
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
@@ -29,14 +37,16 @@ run: $(BIN)/.installed
 test: $(BIN)/.installed-dev
 	$(BIN)/python -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
-lint: $(BIN)/.installed-dev
+lint: $(BIN)/.installed-dev $(NODE_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	node_modules/.bin/eslint frontend
+	node_modules/.bin/tsc -p jsconfig.json
 
 format: $(BIN)/.installed-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis

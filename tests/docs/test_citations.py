@@ -16,7 +16,7 @@ SKIPPED = {"node_modules", "__pycache__", "fixtures"}
 
 # The upstream files, which live outside the repository (spelled in pieces so this file is clean).
 UPSTREAM = "|".join(["PROTOCOL", "STYLE", "DESIGN", "FIELD-NOTES"])
-OUTSIDE = re.compile(rf"(?<![\w/.-])(?:{UPSTREAM})\.md\b")
+OUTSIDE = re.compile(rf"(?<![\w/.-])(?:{UPSTREAM})(?:\.md\b|,?\s+(?:section\s+)?\d)")
 OUTSIDE_PATH = re.compile("/" + r"work/|\.\./shared/")
 # A line break inside a comment or docstring, with the next line's comment marker.
 BREAK = re.compile(r"[ \t]*\n[ \t]*(?:#|//|\*(?!/))?[ \t]*")
@@ -82,6 +82,7 @@ def test_the_checker_finds_each_kind_of_bad_citation():
     assert len(problems("docs/protocol.md 3, 7 and 11", sections)) == 2
     assert len(problems("(docs/protocol.md section 1.3)", sections)) == 1
     assert len(problems("as " + "PROTOCOL" + ".md 7 says", sections)) == 1
+    assert len(problems("a bot (" + "PROTOCOL" + " 6.1)", sections)) == 1
     assert len(problems("STYLE" + ".md rule 1 and " + "DESIGN" + ".md", sections)) == 2
     assert len(problems("read /" + "work/shared/notes", sections)) == 1
     assert len(problems("as section 12 says", sections, self_citations=True)) == 1

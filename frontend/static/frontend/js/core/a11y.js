@@ -1,3 +1,4 @@
+// @ts-check
 // What a screen reader says about the game: each cell's label in the board's ARIA grid, the
 // LEDs' labels, and one polite live region for the moments that matter (a game starts, ends,
 // what the player's own click did).

@@ -1,3 +1,4 @@
+// @ts-check
 // The review of a finished game (GET /api/games/<id>/analysis/) in words: what each player's
 // fatal click was (a forced guess, when no cell could be deduced safe, or a mistake, when one
 // could) and how many forced guesses the player faced. Cells are named as the board's cursor

@@ -1,5 +1,8 @@
+// @ts-check
 // The JSON HTTP API (docs/protocol.md 3). Every failure becomes an ApiError carrying the
 // server's {code, message, field}, so callers can show the message next to the field.
+
+/** @typedef {import("./types.js").GameState} GameState */
 
 export class ApiError extends Error {
   constructor({ code, message, field = null }, status = 0) {
@@ -11,6 +14,7 @@ export class ApiError extends Error {
 }
 
 function csrfToken() {
+  /** @type {HTMLInputElement | null} */
   const input = document.querySelector("input[name=csrfmiddlewaretoken]");
   if (input) return input.value;
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -20,6 +24,7 @@ function csrfToken() {
 /** One call of the JSON API; a body goes as JSON with the CSRF token. */
 export async function request(method, path, body) {
   const headers = { Accept: "application/json" };
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -49,23 +54,36 @@ export async function request(method, path, body) {
   );
 }
 
-/** POST /api/games/: create a game; resolves to its public state. */
+/**
+ * POST /api/games/: create a game; resolves to its public state.
+ * @returns {Promise<GameState>}
+ */
 export function createGame(body) {
   return request("POST", "/api/games/", body);
 }
 
-/** GET /api/games/<id>/: the public state of a game. */
+/**
+ * GET /api/games/<id>/: the public state of a game.
+ * @param {string} gameId
+ * @returns {Promise<GameState>}
+ */
 export function getGame(gameId) {
   return request("GET", `/api/games/${encodeURIComponent(gameId)}/`);
 }
 
-/** GET /api/games/?status=lobby: the races waiting for players, newest first. */
+/**
+ * GET /api/games/?status=lobby: the races waiting for players, newest first.
+ * @returns {Promise<GameState[]>}
+ */
 export async function openRaces() {
   const answer = await request("GET", "/api/games/?status=lobby");
   return answer.games ?? [];
 }
 
-/** GET /api/games/?status=running: the races running now, most watched first. */
+/**
+ * GET /api/games/?status=running: the races running now, most watched first.
+ * @returns {Promise<GameState[]>}
+ */
 export async function runningRaces() {
   const answer = await request("GET", "/api/games/?status=running");
   return answer.games ?? [];

@@ -1,3 +1,4 @@
+// @ts-check
 // Mouse, touch and keyboard on the board, turned into three intents: primary (reveal a hidden
 // cell or chord a number), flag and chord. One delegated listener per event type on the board,
 // never one per cell, so a 100x100 board stays responsive. The player's settings decide what
@@ -28,6 +29,7 @@ export function attachBoardInput(view, actions, zoom = null) {
   let chording = false;
   let lastTouchAt = -Infinity;
   let lastPressAt = -Infinity;
+  /** @type {{id: number, x: number, y: number, cell: Element, done: boolean, timer?: number} | null} */
   let touch = null; // the finger that may still be a tap or a long press
   const fingers = new Map(); // pointer id -> {x, y}: every finger on the board
   let gesture = null; // null, "tap", "pan" or "pinch"

@@ -1,3 +1,4 @@
+// @ts-check
 // The board's DOM: one element per cell in one element per row, built once per `welcome`, then
 // only changed cells are touched. Each cell carries data-x, data-y and data-state (the stable
 // contract the browser tests read): hidden, flag, 0..8, mine, exploded, wrongflag. A race's
@@ -66,7 +67,9 @@ export class BoardView {
     this.fittedPx = MIN_CELL_PX; // the whole board on the screen
     this.defaultPx = MIN_CELL_PX; // fittedPx, or a finger's size on a touch screen
     this.cellPx = MIN_CELL_PX;
+    /** @type {(x: number, y: number, state: string) => void} */
     this.onCursor = () => {};
+    /** @type {(px: number) => void} */
     this.onResize = () => {};
     this.cues = [];
     if (!autoFit) return;
@@ -98,8 +101,8 @@ export class BoardView {
       for (let x = 0; x < width; x++) {
         const cell = document.createElement("div");
         cell.className = "cell";
-        cell.dataset.x = x;
-        cell.dataset.y = y;
+        cell.dataset.x = String(x);
+        cell.dataset.y = String(y);
         cell.dataset.state = "hidden";
         if (this.labelled) {
           cell.id = `${this.idPrefix}-${x}-${y}`;
@@ -254,6 +257,7 @@ export class BoardView {
 
   /** The cell {x, y} an event target belongs to, or null. */
   cellFrom(target) {
+    /** @type {HTMLElement | null} */
     const cell = target instanceof Element ? target.closest(".cell") : null;
     if (!cell || !this.element.contains(cell)) return null;
     return { x: Number(cell.dataset.x), y: Number(cell.dataset.y) };

@@ -1,3 +1,4 @@
+// @ts-check
 // The game clock follows the server's: every `welcome` and `started` carries the server's
 // `now`, and the difference to the local clock at receipt corrects the elapsed time.
 //

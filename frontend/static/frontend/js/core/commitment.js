@@ -1,3 +1,4 @@
+// @ts-check
 // The check anyone can repeat that a board was fixed before play (docs/protocol.md 1.7): the SHA-256
 // of salt ":" seed, disclosed at the end, must equal the commitment published before the first
 // move (a game from before salts hashes its seed alone). Used by the race results and the daily
@@ -17,7 +18,7 @@ async function sha256Hex(text) {
  */
 export async function commitmentVerdict(board) {
   const seed = board.seed ?? "";
-  let hash = null;
+  let hash;
   try {
     hash = await sha256Hex(board.seed_salt ? `${board.seed_salt}:${seed}` : seed);
   } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // A daily run on the game and replay pages. Until its day is over a run keeps the board's
 // secrets (seed, mines, move log, analysis: docs/protocol.md 10.4), so the pages say when they
 // open instead of waiting for them; its header names it a counted or practice run of the day,

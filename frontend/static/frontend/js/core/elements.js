@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM pieces the list pages share (leaderboards, ratings, player, daily, replay): a date,
 // a player's link and badge, a replay link, a table cell.
 import { DASH } from "./format.js";
@@ -47,7 +48,7 @@ export function accountBadge(verified, bot = false) {
 }
 
 /** Whether a player is a program: one of the server's own bots (`is_bot`) or a declared bot
- * account (`bot`, PROTOCOL 6.1). Pages tag both alike. */
+ * account (`bot`, docs/protocol.md 6.1). Pages tag both alike. */
 export function isBot(player) {
   return Boolean(player?.is_bot || player?.bot);
 }

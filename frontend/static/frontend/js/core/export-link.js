@@ -1,3 +1,4 @@
+// @ts-check
 // The link to one player's finished game as a replay file for the community's tools: EVF, the
 // format of Metasweeper that ms_toollib reads (GET /api/games/<id>/export/, docs/protocol.md 10.2).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Words and numbers as every page writes them: a board's kind and size, times, rates, results.
 
 export const DASH = "–";

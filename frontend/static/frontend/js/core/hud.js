@@ -1,3 +1,4 @@
+// @ts-check
 // The classic header: mines left and seconds on 3-digit LEDs, and the face button. Each LED
 // has a label that reads as words ("10 mines left", "timer 12 seconds"), not as its digits;
 // neither is a live region.

@@ -1,3 +1,4 @@
+// @ts-check
 // A list element kept in step with an array, for the lobby's race lists and the racers beside
 // a race's board: each item's node is made once and found again by its key, brought up to date
 // and put in the array's order; the nodes of items gone are removed. A node is never replaced,

@@ -1,3 +1,4 @@
+// @ts-check
 // Leagues and provisional ratings (docs/protocol.md 8), drawn the same way on every page: a league
 // as a coloured badge ("Gold"; "Placement" in an account's first 5 races of a season), a
 // provisional rating as "1234?" with the "?" explained on hover and to screen readers.
@@ -47,6 +48,7 @@ export function ratingText(rating, provisional) {
 
 /** A rating's digits and, when provisional, the "?" (explained) after them. */
 export function ratingParts(rating, provisional, races = null) {
+  /** @type {(string | HTMLElement)[]} */
   const parts = [String(rating)];
   if (!provisional) return parts;
   const mark = document.createElement("span");

@@ -1,3 +1,4 @@
+// @ts-check
 // Another name, when the server refuses the one a game page said hello with (session.js):
 // `bad_name` (not a name it accepts: blank, invisible or too long) or `name_taken` (another
 // player of this game, or an account, has it or one that looks like it). The page says so in

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's status lines: the connection and spectator pills and the "No guessing" badge in
 // the header, and the passing message.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // One WebSocket session with a game, for the solo and the race page alike. It says hello as
 // whoever this browser may be there (the stored resume token, else the nickname, or a
 // spectator when asked to watch), keeps the token, follows the server's clock, and when the
@@ -61,6 +62,7 @@ export class GameSession {
     this.helloId = this.socket.send({ type: "hello", ...this.hello });
   }
 
+  /** @param {import("./types.js").GameFrame} message */
   receive(message) {
     if (message.type === "cells" || message.type === "progress") {
       const last = this.seqs[message.player] ?? 0;

@@ -1,3 +1,4 @@
+// @ts-check
 // What the settings change on a game page (solo or race): the board's cell size, the zoom
 // buttons, the flag-mode toggle under the board, the settings dialog in the header; then the
 // account's settings are asked for (they may change all of it once more).

@@ -1,3 +1,4 @@
+// @ts-check
 // The settings dialog (#settings-dialog in game.html): a modal <dialog>, so the keyboard works
 // as everywhere (Tab moves, Escape closes, the focus returns to the button that opened it).
 // Every control changes its setting at once; settings.js stores it and sends it to an account.

@@ -1,3 +1,4 @@
+// @ts-check
 // The player's game settings: kept in this browser (storage.js) for everyone and, for an
 // account, on the server (GET/PUT /api/me/settings/, docs/protocol.md 10.3), so they follow
 // the account to another device. On load the server's values win over the browser's; a change
@@ -122,6 +123,7 @@ class Settings {
 }
 
 async function request(method, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -130,8 +132,7 @@ async function request(method, body) {
   const response = await fetch(URL, init);
   if (!response.ok) {
     const error = new Error(`settings: HTTP ${response.status}`);
-    error.status = response.status;
-    throw error;
+    throw Object.assign(error, { status: response.status });
   }
   return response.json();
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A WebSocket of the protocol: JSON frames with a fresh integer id, a ping every 20 s, and a
 // connection that comes back by itself: when it drops (not by us) it retries after 0.5 s, 1 s,
 // 2 s, 4 s, then every 5 s. A game's socket starts each new connection with a fresh `hello`

@@ -1,3 +1,4 @@
+// @ts-check
 // Small sound effects, made on the spot with the Web Audio API (no audio files), played only
 // when the `sound` setting is on (off by default). Browsers let a page make sound only after
 // the player touched it, so the audio context is made on an input (any press or key on the
@@ -10,7 +11,8 @@ let context = null;
 /** Call from an input handler: makes (or wakes) the audio context when sound is on. */
 export function unlockSound() {
   if (!settings.get("sound")) return;
-  const AudioContext = window.AudioContext ?? window.webkitAudioContext;
+  // Safari before 14.1 names it webkitAudioContext.
+  const AudioContext = window.AudioContext ?? /** @type {any} */ (window).webkitAudioContext;
   if (!AudioContext) return;
   context ??= new AudioContext();
   if (context.state === "suspended") context.resume();

@@ -1,3 +1,4 @@
+// @ts-check
 // The field's statistics of one result row (docs/protocol.md 10.1, as minesweepergame.com
 // defines them) in the words and numbers of the end screens (solo/result-panel.js for a solo
 // game, race/results.js for a race): a loss shows its 3BV solved and its estimated time; a win its

@@ -1,3 +1,4 @@
+// @ts-check
 // What the browser remembers between pages: the nickname, the "No guessing" choice, the game
 // settings (settings.js) and one resume token per game.
 // localStorage can be unavailable (private modes, disabled storage): fall back to memory.

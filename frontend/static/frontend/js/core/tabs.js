@@ -1,3 +1,4 @@
+// @ts-check
 // Tabs: a group of them (the daily leaderboards' boards), and a table chosen by groups of tabs
 // (the leaderboards and the ratings pages), each group the links with a data-<key> attribute
 // (data-preset, data-variant, ...). A table's choice lives in the query string, so a view can be
@@ -45,7 +46,10 @@ export function wireTabs(list, key, choose) {
  */
 export function startTabChooser(defaults, { table, status, ...page }) {
   const tabs = Object.fromEntries(
-    Object.keys(defaults).map((key) => [key, [...document.querySelectorAll(`[data-${key}]`)]]),
+    Object.keys(defaults).map((key) => [
+      key,
+      /** @type {HTMLAnchorElement[]} */ ([...document.querySelectorAll(`[data-${key}]`)]),
+    ]),
   );
   let loading = 0; // the number of the latest request: older answers are dropped
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The long-press hint on a touch screen (issue 22.5). The help line under the board is hidden
 // on a phone, so what a touch player cannot guess (a long press flags) is said once, above the
 // board, until dismissed or the next page; localStorage remembers it was shown.

@@ -1,3 +1,4 @@
+// @ts-check
 // Zoom and pan for the board a player plays: the + / − / fit buttons, a two-finger pinch,
 // Ctrl + wheel (a laptop's pinch), and a finger's drag that pans the board's frame (and the
 // page once the frame can go no further). The board starts fitted to the screen (on a touch
@@ -16,6 +17,7 @@ export class BoardZoom {
   constructor(view) {
     this.view = view;
     this.pinch = null;
+    /** @type {(px: number) => void} */
     this.onChange = () => {};
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The daily challenge's HTTP API (docs/protocol.md 10.4). Failures are api.js's ApiError, with
 // the server's {code, message} and the HTTP status (404: no board that day).
 import { request } from "../core/api.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // One day of the daily challenge (/daily/<day>/): each board's leaderboard and, once the day is
 // over, its disclosed seed checked against the commitment published at 00:00 UTC and a replay
 // of every counted run. Until then the runs keep the board secret (their replays answer 409),

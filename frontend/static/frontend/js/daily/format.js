@@ -1,3 +1,4 @@
+// @ts-check
 // What the daily pages share (daily/page.js, daily/day-page.js): days and the time left in
 // words, a board's size, a short commitment, and a leaderboard row.
 import { playerLink, replayLink, tableCell } from "../core/elements.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The daily challenge page (issue 14.6, docs/protocol.md 10.4): today's three boards, each with
 // its commitment, whether a run played now counts, and a Play button (a new run, then its game
 // page); the time left in the UTC day; today's leaderboard of each board; the archive of past
@@ -17,11 +18,15 @@ import { selectTab, wireTabs } from "../core/tabs.js";
 const account = document.body.dataset.account ?? ""; // the logged-in name; "" for a guest
 const status = document.getElementById("daily-status");
 const timeLeft = document.getElementById("daily-time-left");
-const help = document.getElementById("commitment-help");
+const help = /** @type {HTMLDetailsElement} */ (document.getElementById("commitment-help"));
+/** @type {Map<string, HTMLElement>} */
 const cards = new Map(
-  [...document.querySelectorAll(".daily-board")].map((card) => [card.dataset.preset, card]),
+  /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".daily-board")]).map((card) => [
+    card.dataset.preset,
+    card,
+  ]),
 );
-const tabs = [...document.querySelectorAll(".daily-tabs [data-preset]")];
+const tabs = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".daily-tabs [data-preset]")]);
 const table = document.getElementById("daily-table");
 const tableStatus = document.getElementById("daily-table-status");
 const archiveList = document.getElementById("daily-archive");
@@ -83,17 +88,21 @@ function showBoard(board) {
   if (!card) return;
   card.hidden = false;
   card.querySelector(".daily-board-size").textContent = boardSize(board);
+  /** @type {HTMLElement} */
   const code = card.querySelector(".commitment-short");
   code.textContent = shortCommitment(board.seed_commitment);
   code.title = board.seed_commitment;
   const kind = runKind(board);
+  /** @type {HTMLElement} */
   const line = card.querySelector(".run-kind");
   line.dataset.kind = kind;
   line.replaceChildren(...runKindContent(kind));
+  /** @type {HTMLButtonElement} */
   const button = card.querySelector(".play-button");
   button.hidden = kind === "guest"; // a guest cannot open today's board (docs/protocol.md 6.2)
   button.textContent = kind === "counted" ? "Play" : "Play for practice";
   button.setAttribute("aria-label", `Play today's ${presetLabel(board.preset)} board`);
+  /** @type {HTMLAnchorElement} */
   const yours = card.querySelector(".your-run");
   yours.hidden = !board.your_run;
   if (board.your_run) yours.href = `/games/${encodeURIComponent(board.your_run)}/`;
@@ -142,9 +151,10 @@ async function play(preset, card) {
 }
 
 // Links to "Which runs count?" open it (a closed <details> does not open on its own).
-const rulesNote = document.getElementById("daily-rules");
+const rulesNote = /** @type {HTMLDetailsElement} */ (document.getElementById("daily-rules"));
 document.addEventListener("click", (event) => {
-  if (event.target.closest?.('a[href="#daily-rules"]')) rulesNote.open = true;
+  const target = /** @type {Element} */ (event.target);
+  if (target.closest?.('a[href="#daily-rules"]')) rulesNote.open = true;
 });
 
 for (const [preset, card] of cards) {
@@ -279,7 +289,9 @@ function load() {
 
 // Back from a run's page (the page kept in memory): the runs and the leaderboard have moved on.
 window.addEventListener("pageshow", (event) => {
-  for (const card of cards.values()) card.querySelector(".play-button").disabled = false;
+  for (const card of cards.values()) {
+    /** @type {HTMLButtonElement} */ (card.querySelector(".play-button")).disabled = false;
+  }
   if (event.persisted) load();
 });
 setInterval(tick, 1000);

@@ -1,13 +1,14 @@
+// @ts-check
 // The fair-play page's report form (docs/protocol.md 6.4, POST /api/reports/): the game from its
 // link or id (a replay's Report button fills it in), its players to choose from once the game
 // is known, and the reason. Self-contained: it speaks to the API with fetch alone.
 
 const form = document.getElementById("report-form");
-const gameInput = document.getElementById("report-game");
-const playerSelect = document.getElementById("report-player");
-const reasonInput = document.getElementById("report-reason");
+const gameInput = /** @type {HTMLInputElement} */ (document.getElementById("report-game"));
+const playerSelect = /** @type {HTMLSelectElement} */ (document.getElementById("report-player"));
+const reasonInput = /** @type {HTMLTextAreaElement} */ (document.getElementById("report-reason"));
 const status = document.getElementById("report-status");
-const sendButton = document.getElementById("report-send");
+const sendButton = /** @type {HTMLButtonElement} */ (document.getElementById("report-send"));
 
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The game page's entry: asks the server what kind of game this is, then hands the page to
 // the solo or the race controller. Both take everything else from the game's WebSocket.
 import { ApiError, getGame } from "../core/api.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The player's own game under review (docs/protocol.md 6.3): once the game is over on this page
 // (the solo result or the race's results show), ask GET /api/games/<id>/ with this browser's
 // session. Only the account's own entry carries `review` there, so a guest, a spectator or

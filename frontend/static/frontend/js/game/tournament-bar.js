@@ -1,3 +1,4 @@
+// @ts-check
 // On a tournament's race (the tournament page opens it with ?tournament=<id>): the arena's
 // name, the player's points, a Berserk button during the countdown (docs/protocol.md 7: no flags,
 // one more point for a win) and the way back to the standings, where the next race comes.
@@ -16,7 +17,7 @@ function showButton() {
 }
 
 async function show() {
-  const back = $("tournament-back");
+  const back = /** @type {HTMLAnchorElement} */ ($("tournament-back"));
   back.href = `/tournaments/${encodeURIComponent(tournamentId)}/`;
   bar.hidden = false;
   try {
@@ -39,7 +40,7 @@ if (tournamentId && /^[A-Za-z0-9_-]{1,32}$/.test(tournamentId)) {
   document.addEventListener("race:berserk", (event) => {
     if (document.body.dataset.role !== "player") return;
     // Only this racer's own berserk takes its button away.
-    berserk = berserk || event.detail.mine;
+    berserk = berserk || /** @type {CustomEvent} */ (event).detail.mine;
     $("berserk-tag").hidden = !berserk;
     showButton();
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboards page: one table per preset, kind of board (classic or no-guess), period and
 // ranking, chosen by tabs (core/tabs.js: ?preset=expert&period=week&ranking=time, plus
 // &variant=no_guess for no-guess boards).
@@ -18,7 +19,9 @@ const emptyText = document.getElementById("leaderboard-empty-text");
 const caption = document.getElementById("leaderboard-caption");
 
 function describe(choice) {
-  for (const header of table.querySelectorAll("th[data-column]")) {
+  for (const header of /** @type {NodeListOf<HTMLElement>} */ (
+    table.querySelectorAll("th[data-column]")
+  )) {
     header.classList.toggle("sorted", header.dataset.column === choice.ranking);
   }
   const board = boardLabel(choice.preset, choice.variant);

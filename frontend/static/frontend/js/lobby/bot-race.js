@@ -1,3 +1,4 @@
+// @ts-check
 // Race a bot: a two-seat race on the chosen preset (a no-guess board when the lobby's toggle is
 // on) with a bot of the chosen pace already in and ready; its page is then an ordinary race's,
 // where this player joins under the nickname and presses Ready. Never rated.
@@ -5,10 +6,10 @@ import { startGame } from "../core/api.js";
 import { showError } from "./form-fields.js";
 
 const $ = (id) => document.getElementById(id);
-const preset = $("bot-preset");
-const buttons = [...$("bot-race").querySelectorAll("[data-bot]")];
+const preset = /** @type {HTMLSelectElement} */ ($("bot-preset"));
+const buttons = /** @type {HTMLButtonElement[]} */ ([...$("bot-race").querySelectorAll("[data-bot]")]);
 const errorLine = $("bot-error");
-const noGuess = $("no-guess");
+const noGuess = /** @type {HTMLInputElement} */ ($("no-guess"));
 const noGuessNote = $("bot-no-guess-note");
 
 function setBusy(busy) {

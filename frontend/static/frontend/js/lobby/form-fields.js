@@ -1,3 +1,4 @@
+// @ts-check
 // What the lobby's sections share: a number field's value as the server wants it, and the
 // error line under a form or a list that says what went wrong.
 

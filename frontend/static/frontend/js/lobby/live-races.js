@@ -1,3 +1,4 @@
+// @ts-check
 // Watch live: the races running now, the most watched first (race-list.js keeps them in step),
 // each with its racers' progress (bots marked, the offline dimmed), its spectators and its tags.
 // A click anywhere on a race opens its page as a spectator.

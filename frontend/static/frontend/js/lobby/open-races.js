@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's races waiting for players (race-list.js keeps them in step), each with Join and
 // Watch. A bot's race keeps its other seat for the one who made it, so it is not offered here.
 import { openRaces } from "../core/api.js";
@@ -11,8 +12,8 @@ function createItem(game) {
     hidden>No guessing</span><span class="race-players"></span></span></div>
     <a class="primary join">Join</a><a class="secondary watch">Watch</a>`;
   const page = game.page || `/games/${game.id}/`;
-  item.querySelector(".join").href = page;
-  item.querySelector(".watch").href = `${page}?watch=1`;
+  /** @type {HTMLAnchorElement} */ (item.querySelector(".join")).href = page;
+  /** @type {HTMLAnchorElement} */ (item.querySelector(".watch")).href = `${page}?watch=1`;
   return item;
 }
 

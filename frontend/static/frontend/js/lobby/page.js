@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby page: a guest's nickname (an account plays under its username), the "No guessing"
 // toggle (remembered; it applies to the preset buttons, quick races, bot races and creating
 // races), quick races (quick-match.js) and bot races (bot-race.js), the presets and a custom
@@ -12,13 +13,18 @@ import "./open-races.js";
 import "./quick-match.js";
 import "./race-form.js";
 
-const nickname = document.getElementById("nickname");
-const noGuess = document.getElementById("no-guess");
+const nickname = /** @type {HTMLInputElement} */ (document.getElementById("nickname"));
+const noGuess = /** @type {HTMLInputElement} */ (document.getElementById("no-guess"));
 const lobbyError = document.getElementById("lobby-error");
-const form = document.getElementById("custom-form");
+const form = /** @type {import("../core/types.js").NamedForm} */ (
+  document.getElementById("custom-form")
+);
 const customError = document.getElementById("custom-error");
-const customBox = document.getElementById("custom");
-const presetButtons = [...document.querySelectorAll("[data-preset]")];
+const customBox = /** @type {HTMLDetailsElement} */ (document.getElementById("custom"));
+const presetButtons = /** @type {HTMLButtonElement[]} */ ([
+  ...document.querySelectorAll("[data-preset]"),
+]);
+/** @type {HTMLButtonElement[]} */
 const buttons = [...presetButtons, form.querySelector("[type=submit]")];
 
 // An account's page has no nickname field (a hidden input stands in for quick-match.js).
@@ -33,7 +39,7 @@ if (nickname.type !== "hidden") {
 /** Show on each preset button whether it starts a no-guess board. */
 function showNoGuess() {
   for (const button of presetButtons) {
-    button.querySelector(".tag-no-guess").hidden = !noGuess.checked;
+    /** @type {HTMLElement} */ (button.querySelector(".tag-no-guess")).hidden = !noGuess.checked;
   }
 }
 
@@ -60,6 +66,7 @@ function showFormError(error) {
     input.removeAttribute("aria-invalid");
     input.removeAttribute("aria-describedby");
   }
+  /** @type {HTMLInputElement | null} */
   const input = error.field ? form.querySelector(`input[name="${CSS.escape(error.field)}"]`) : null;
   if (input) {
     input.setAttribute("aria-invalid", "true");

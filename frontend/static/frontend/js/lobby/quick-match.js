@@ -1,3 +1,4 @@
+// @ts-check
 // Quick race: seek a race on a preset board over /ws/match/ (docs/protocol.md 5), as the account
 // logged in or under the lobby's nickname, on a no-guess board when the lobby's toggle is on.
 // While the server looks, the panel shows how many are searching and how long this browser has
@@ -15,15 +16,15 @@ const CANCEL_WAIT_MS = 2000; // no `cancelled` by then: close the socket, which 
 const $ = (id) => document.getElementById(id);
 const panel = $("quick");
 const account = panel.dataset.account; // the username, or "" for a guest
-const buttons = [...panel.querySelectorAll("[data-quick]")];
+const buttons = /** @type {HTMLButtonElement[]} */ ([...panel.querySelectorAll("[data-quick]")]);
 const box = $("quick-search");
 const title = $("quick-search-title");
 const waitingText = $("quick-waiting");
 const elapsedText = $("quick-elapsed");
-const cancelButton = $("quick-cancel");
+const cancelButton = /** @type {HTMLButtonElement} */ ($("quick-cancel"));
 const errorLine = $("quick-error");
-const nickname = $("nickname");
-const noGuess = $("no-guess");
+const nickname = /** @type {HTMLInputElement} */ ($("nickname"));
+const noGuess = /** @type {HTMLInputElement} */ ($("no-guess"));
 
 const ERROR_TEXT = {
   name_taken: "That nickname belongs to an account: choose another one, or log in.",
@@ -79,6 +80,7 @@ function stop() {
   render();
 }
 
+/** @param {import("../core/types.js").MatchFrame} message */
 function receive(current, message) {
   if (current !== search) return;
   if (message.type === "seeking") {
@@ -171,7 +173,7 @@ function cancel() {
 /** Show on each button whether it seeks a no-guess board. */
 function showNoGuess() {
   for (const button of buttons) {
-    button.querySelector(".tag-no-guess").hidden = !noGuess.checked;
+    /** @type {HTMLElement} */ (button.querySelector(".tag-no-guess")).hidden = !noGuess.checked;
   }
 }
 

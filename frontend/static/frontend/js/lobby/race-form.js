@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's race form: create a race (a no-guess board when the lobby's "No guessing" toggle
 // is on and the board is a preset), and a box to watch any race by its link or id.
 import { startGame } from "../core/api.js";
@@ -5,19 +6,23 @@ import { integerOrRaw, showError } from "./form-fields.js";
 
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
-const form = document.getElementById("race-form");
+const form = /** @type {import("../core/types.js").NamedForm} */ (
+  document.getElementById("race-form")
+);
 const formError = document.getElementById("race-error");
 const custom = document.getElementById("race-custom");
-const noGuess = document.getElementById("no-guess");
+const noGuess = /** @type {HTMLInputElement} */ (document.getElementById("no-guess"));
 const noGuessNote = document.getElementById("race-no-guess-note");
-const watchForm = document.getElementById("watch-form");
+const watchForm = /** @type {import("../core/types.js").NamedForm} */ (
+  document.getElementById("watch-form")
+);
 
 function showFormError(error) {
   for (const input of form.querySelectorAll("input, select")) {
     input.removeAttribute("aria-invalid");
   }
   const input = error.field ? form.elements.namedItem(error.field) : null;
-  if (input instanceof Element) {
+  if (input instanceof HTMLElement) {
     input.setAttribute("aria-invalid", "true");
     input.focus();
   }
@@ -53,6 +58,7 @@ form.addEventListener("submit", async (event) => {
   const maxPlayers = integerOrRaw(elements.max_players.value);
   if (maxPlayers !== null) body.max_players = maxPlayers;
   if (elements.seed.value.trim() !== "") body.seed = elements.seed.value;
+  /** @type {HTMLButtonElement} */
   const submit = form.querySelector("[type=submit]");
   submit.disabled = true;
   try {
@@ -77,7 +83,7 @@ watchForm.addEventListener("submit", (event) => {
 });
 
 window.addEventListener("pageshow", () => {
-  form.querySelector("[type=submit]").disabled = false;
+  /** @type {HTMLButtonElement} */ (form.querySelector("[type=submit]")).disabled = false;
   showBoardChoice();
 });
 

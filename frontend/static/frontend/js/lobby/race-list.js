@@ -1,3 +1,4 @@
+// @ts-check
 // A list of races kept in step with the server, for the lobby's races waiting for players
 // (open-races.js) and its races running now (live-races.js): asked for again every 3 s while
 // the page is visible, and updated in place in the server's order (core/keyed-list.js), each

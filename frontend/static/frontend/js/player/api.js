@@ -1,3 +1,4 @@
+// @ts-check
 // The player page's history endpoints (docs/protocol.md 10), failing with api.js's ApiError
 // as every other call does.
 import { request } from "../core/api.js";

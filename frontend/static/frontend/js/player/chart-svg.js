@@ -1,3 +1,4 @@
+// @ts-check
 // What the inline SVG charts share (rating-chart.js, player/charts.js): making SVG elements
 // (presentation attributes only: the pages' CSP refuses style attributes), dates for axis
 // labels, and round numbers for the axes.

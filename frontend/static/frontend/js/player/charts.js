@@ -1,3 +1,4 @@
+// @ts-check
 // A player's wins on one board as two inline SVG charts (no library): the time and the 3BV/s
 // of each win, oldest on the left, one point per win, with the personal best so far as a
 // step line. Drawn at the width it is shown at, so the axis labels keep their size on a

@@ -1,17 +1,24 @@
+// @ts-check
 // The player page's view in its URL, so a filtered history can be linked and survives a
 // reload: ?preset=&variant=&mode=&result= filter the games (absent: any), &chart= picks the
 // charts' board when it is not the filtered preset. The allowed values are the options of the
 // history form's selects (and the chart switch's radios), so the template is their one list.
 
-const form = document.getElementById("history-filters");
+const form = /** @type {import("../core/types.js").NamedForm} */ (
+  document.getElementById("history-filters")
+);
 export const FILTERS = ["preset", "variant", "mode", "result"];
 
 /** The values a key may take: its select's options (and radios), "" meaning any. */
 function allowedValues(key) {
   if (key === "chart") {
-    return [...document.querySelectorAll("#chart-switch input[name=chart]")].map((i) => i.value);
+    const radios = /** @type {HTMLInputElement[]} */ ([
+      ...document.querySelectorAll("#chart-switch input[name=chart]"),
+    ]);
+    return radios.map((i) => i.value);
   }
-  return [...form.elements[key].options].map((option) => option.value).filter(Boolean);
+  const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem(key));
+  return [...select.options].map((option) => option.value).filter(Boolean);
 }
 
 const ALLOWED = Object.fromEntries([...FILTERS, "chart"].map((key) => [key, allowedValues(key)]));

@@ -1,3 +1,4 @@
+// @ts-check
 // The player page's game history: every ranked game, newest first, 50 a page ("Load 50 more"
 // follows the answer's `next`), filtered as the URL says, with the games, wins and win rate of
 // the whole filtered set (the server's summary, not just the rows shown).
@@ -12,7 +13,7 @@ const body = table.querySelector("tbody");
 const status = document.getElementById("history-status");
 const empty = document.getElementById("history-empty");
 const count = document.getElementById("history-count");
-const more = document.getElementById("load-more");
+const more = /** @type {HTMLButtonElement} */ (document.getElementById("load-more"));
 const summaryGames = document.getElementById("summary-games");
 const summaryWins = document.getElementById("summary-wins");
 const summaryRate = document.getElementById("summary-win-rate");
@@ -168,7 +169,9 @@ async function loadMore() {
       more.disabled = false;
       showCount();
       // The button is gone after the last page: the keyboard goes on in the new rows.
-      const focusLost = [more, document.body].includes(document.activeElement);
+      const focusLost = /** @type {Element[]} */ ([more, document.body]).includes(
+        document.activeElement,
+      );
       if (more.hidden && focusLost) {
         body.rows[firstNew]?.querySelector("a")?.focus();
       }

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's page: an account's ratings per preset and kind of board (provisional ones
 // marked, each in its league this season) with each rating's history as a chart (season starts
 // and refunds marked) and a table, its seasons' leagues and ranks (player/seasons.js), personal bests per preset (time
@@ -31,10 +32,12 @@ const ratingCards = document.getElementById("rating-cards");
 const seasonsSection = document.getElementById("player-seasons");
 const seasonList = document.getElementById("season-cards");
 const historySection = document.getElementById("player-history");
-const filterForm = document.getElementById("history-filters");
+const filterForm = /** @type {import("../core/types.js").NamedForm} */ (
+  document.getElementById("history-filters")
+);
 const applyButton = document.getElementById("filters-apply");
 const clearButton = document.getElementById("filters-clear");
-const winsLink = document.getElementById("trend-wins-link");
+const winsLink = /** @type {HTMLAnchorElement} */ (document.getElementById("trend-wins-link"));
 
 /** One line of a best card: the value, what else it came with, and its replay. */
 function bestLine(kind, entry) {
@@ -248,7 +251,8 @@ function startControls() {
   filterForm.addEventListener("change", (event) => {
     const view = viewFromUrl();
     // A new board filter takes the charts along; another filter leaves them where they are.
-    const chart = event.target.name === "preset" ? null : view.chart;
+    const changed = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target);
+    const chart = changed.name === "preset" ? null : view.chart;
     go({ ...formFilters(), chart });
   });
   filterForm.addEventListener("submit", (event) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // A rating's history as a small inline SVG line chart (no library): one point per rated race
 // (and per refund), oldest on the left, the lowest and highest ratings labelled on the left and
 // the first and last dates below, each season's start (docs/protocol.md 8) a dashed line between
@@ -132,8 +133,8 @@ export function ratingChart(history, { label, id, seasons = [] }) {
     point.dataset.rating = String(entry.rating);
     // A refund (its game null) is rating given back after a cheater's mark, not a race.
     const what = refund ? `Refund of ${entry.refund}` : `Race ${(races += 1)}`;
-    const label = `${what}, ${dateOf(entry.at)}: ${entry.rating}`;
-    point.append(svgElement("title", {}, label));
+    const title = `${what}, ${dateOf(entry.at)}: ${entry.rating}`;
+    point.append(svgElement("title", {}, title));
     svg.append(point);
   });
   return svg;

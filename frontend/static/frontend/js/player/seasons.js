@@ -1,3 +1,4 @@
+// @ts-check
 // A player's seasons (docs/protocol.md 8): per season, newest first, a badge per ladder it raced on:
 // the league reached (from its rating after its last race of the season) and its rank there,
 // final once the season is over ("#12 · Gold"); "Placement" while it has fewer than 5 races.

@@ -1,3 +1,4 @@
+// @ts-check
 // The player page's tournaments (docs/protocol.md 7): each arena it played, newest first, with its
 // rank and points there.
 import { counted } from "../core/format.js";

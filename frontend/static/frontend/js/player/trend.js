@@ -1,3 +1,4 @@
+// @ts-check
 // The player page's progress: the time and 3BV/s of every win on one board (a preset switch;
 // classic boards, or no-guess ones when the history is filtered to them), summed up in a line
 // ("37 wins · best 12.345 s · latest 14.100 s ...") that is also the charts' text alternative.
@@ -8,7 +9,9 @@ import { urlOf } from "./filters.js";
 
 const section = document.getElementById("player-trend");
 const kindLabel = document.getElementById("trend-kind");
-const radios = [...document.querySelectorAll("#chart-switch input[name=chart]")];
+const radios = /** @type {HTMLInputElement[]} */ ([
+  ...document.querySelectorAll("#chart-switch input[name=chart]"),
+]);
 const status = document.getElementById("trend-status");
 const summary = document.getElementById("trend-summary");
 const charts = document.getElementById("trend-charts");
@@ -19,7 +22,7 @@ const slots = {
 const empty = document.getElementById("trend-empty");
 const emptyText = document.getElementById("trend-empty-text");
 const foot = document.getElementById("trend-foot");
-const winsLink = document.getElementById("trend-wins-link");
+const winsLink = /** @type {HTMLAnchorElement} */ (document.getElementById("trend-wins-link"));
 
 let name = "";
 // What the charts draw ({points, board, key}), drawn again when their width changes.

@@ -1,3 +1,4 @@
+// @ts-check
 // A race's two clocks, both from `started_at` on the server's clock: the race's own (the
 // spectator bar) and a racer's (the HUD), which stops at that racer's end, at its exact time
 // when it won.

@@ -1,3 +1,4 @@
+// @ts-check
 // The 3-2-1 overlay before a race: counts down to `starts_at` on the server's clock, says
 // "Go!" at zero and stays a moment after `started`, then gets out of the way.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The race's waiting room: who is in and ready (bots tagged, the offline with the time they
 // leave at), whether the race is rated, the ready timeout while it runs, the Ready and Leave buttons, and the links to
 // share (join, or watch with ?watch=1), each with a copy button.

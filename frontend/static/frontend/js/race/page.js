@@ -1,3 +1,4 @@
+// @ts-check
 // The race page: waiting room, countdown, race and results, for a racer (its own board with
 // full controls, beside every racer's progress: counts only, never their cells) or for a
 // spectator (every board, held back a few seconds by the server while the race runs). Who is
@@ -97,7 +98,7 @@ function render() {
   const closedBoards = spectating() && game.rated && game.status !== "finished";
   $("delay-note").hidden = game.status === "finished" || closedBoards;
   $("rated-note").hidden = !closedBoards;
-  const replay = $("spectate-replay");
+  const replay = /** @type {HTMLAnchorElement} */ ($("spectate-replay"));
   replay.hidden = !(spectating() && game.status === "finished");
   replay.href = `/games/${encodeURIComponent(game.id)}/replay/`;
   $("race-status").textContent = ownStatusLine(game, me);
@@ -112,13 +113,13 @@ function applyOwnCells(cells) {
   for (const [x, y, value] of cells) view.set(x, y, stateOfWire(value));
 }
 
-function markStart(start) {
-  if (!start) return;
+function markStart(cell) {
+  if (!cell) return;
   if (!spectating()) {
-    view.markStart(...start);
-    view.setCursor(...start, false); // Space opens it
+    view.markStart(...cell);
+    view.setCursor(...cell, false); // Space opens it
   }
-  spectated.markStart(...start);
+  spectated.markStart(...cell);
 }
 
 /** The start cell on the board in view (a racer's own, or a spectator's first). */
@@ -218,6 +219,7 @@ function announceOwnEnd({ status, time_ms: timeMs }) {
 
 // ---- server messages -------------------------------------------------------------------------
 
+/** @type {import("../core/types.js").GameFrameHandlers} */
 const handlers = {
   welcome(message) {
     race.welcome(message);
@@ -450,7 +452,7 @@ export function start(gameId, initialGame) {
     onRacer: (ms) => hud.setElapsed(ms),
     onRace(ms) {
       $("race-timer").textContent = `${Math.floor(ms / 1000)} s`;
-      $("race-timer").dataset.ms = Math.round(ms);
+      $("race-timer").dataset.ms = String(Math.round(ms));
     },
   });
   countdown = new Countdown($("countdown"), session.clock);

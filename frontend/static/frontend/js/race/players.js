@@ -1,3 +1,4 @@
+// @ts-check
 // One racer at a glance: name (a bot tagged), status, whether it is offline and when it is
 // dropped, a progress bar (revealed / safe cells), flags and clicks. Used for the racers beside
 // a player's board (#opponents) and above each board a spectator watches. Rows are updated in
@@ -107,7 +108,7 @@ export function fillRacer(row, player, { you = false, race = null, nowMs = Date.
 
 /** The racers, this browser's racer first. */
 function youFirst(race) {
-  return [...race.players].sort((a, b) => (b.id === race.you) - (a.id === race.you));
+  return [...race.players].sort((a, b) => Number(b.id === race.you) - Number(a.id === race.you));
 }
 
 /** The list of racers beside a player's board: this browser's player first. */

@@ -1,3 +1,4 @@
+// @ts-check
 // Presence on a race page (docs/protocol.md 2.1): who is offline and when the server drops them
 // (`drop_at`), and the waiting room's ready timeout (`ready_deadline`), as countdowns on the
 // server's clock. An element that counts down carries data-deadline (epoch ms) and

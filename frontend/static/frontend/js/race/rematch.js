@@ -1,3 +1,4 @@
+// @ts-check
 // A rematch after a race (docs/protocol.md 2.1): the Rematch button asks the server for the
 // successor race; the `rematch` frame that follows (from anyone's request) names it. A racer
 // who clicked goes straight into the successor's waiting room; the others are offered it
@@ -132,7 +133,7 @@ export class RematchControl {
   async poll() {
     clearTimeout(this.pollTimer);
     const successor = this.successor;
-    let game = null;
+    let game;
     try {
       game = await getGame(successor);
     } catch (error) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Resigning a race: the button asks first, in place (no blocking dialog), and only a racer
 // still playing sees it. Once the race is decided (docs/protocol.md 2.2) its place is final, so
 // the same button offers to leave, which changes nothing of the ranking.

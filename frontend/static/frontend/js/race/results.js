@@ -1,3 +1,4 @@
+// @ts-check
 // The end of a race: the ranking from `game_over` as a table (this browser's row marked, bots
 // tagged, each racer's statistics of the field (stats-format.js) with a new personal best or
 // leaderboard place, and in a rated race each account's rating change), each racer's analysis
@@ -357,17 +358,17 @@ export class RaceResults {
     const check = this.root.querySelector("#seed-check");
     this.root.querySelector("#race-seed").textContent = seed;
     this.root.querySelector("#seed-commitment").textContent = game.seed_commitment ?? "";
-    const line = this.root.querySelector("#seed-verdict");
+    const verdictLine = this.root.querySelector("#seed-verdict");
     const verdict = await commitmentVerdict(game);
     check.dataset.verified = verdict;
     if (verdict === "unknown") {
-      line.textContent = "? cannot check here (this page is not a secure context)";
+      verdictLine.textContent = "? cannot check here (this page is not a secure context)";
     } else if (verdict === "yes") {
-      line.textContent = game.seed_salt
+      verdictLine.textContent = game.seed_salt
         ? "✓ SHA-256 of the salt and seed equals the commitment published before the race"
         : "✓ SHA-256 of the seed equals the commitment published before the race";
     } else {
-      line.textContent = "✗ the seed does NOT match the published commitment";
+      verdictLine.textContent = "✗ the seed does NOT match the published commitment";
     }
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A spectator's view of a race: every racer's board side by side, each under its racer's row
 // (name, status, progress), drawn from `welcome.boards` and the `cells` frames. The cells are
 // sized so that all boards fit the window together when they can, smaller than a player's.

@@ -1,3 +1,4 @@
+// @ts-check
 // What a race page knows: the public state from `welcome`, kept current by the race's events
 // (docs/protocol.md 4). Only the state; the views read it and draw.
 
@@ -65,7 +66,7 @@ export class RaceState {
       clicks: 0,
       time_ms: null,
       is_bot: false,
-      bot: player.bot === true, // a declared bot account joining (PROTOCOL 6.1)
+      bot: player.bot === true, // a declared bot account joining (docs/protocol.md 6.1)
       online: null, // not announced yet: it has just said hello
       drop_at: null,
     });
@@ -153,6 +154,7 @@ export class RaceState {
     return this.game?.results ?? this.game?.decided ?? null;
   }
 
+  /** @param {import("../core/types.js").GameOverFrame} frame */
   gameOver({
     results,
     winner,

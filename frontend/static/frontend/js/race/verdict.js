@@ -1,3 +1,4 @@
+// @ts-check
 // What a race's ranking says in words, in one place, so the results' title, the status line
 // and the page's own "this race is over" note agree (issue 22.6: "You finished #1 of 2" beside
 // "nobody finished"). The ranking is final from `decided` (docs/protocol.md 2.2): the winner sees

@@ -1,3 +1,4 @@
+// @ts-check
 // The ratings page: a season's ladder (docs/protocol.md 8) for one preset and kind of board, each
 // account in its league, a provisional rating marked "1234?", chosen by tabs (core/tabs.js:
 // ?preset=expert&variant=no_guess&season=2026-q3); the seasons come from /api/seasons/, the

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules of the game (docs/protocol.md 2) in the browser, so a finished game can be
 // rebuilt from its published mines and move log and checked by anyone. A sweep holds one
 // player's knowledge as the board's DOM states: "hidden", "flag", "0".."8", "exploded".

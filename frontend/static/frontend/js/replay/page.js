@@ -1,3 +1,4 @@
+// @ts-check
 // The replay page: every player's board rebuilt in the browser from the published mines and
 // the move log (replay/timeline.js), played back at the moves' own times (0.5x to 16x) or move
 // by move (the buttons, or the left and right arrow keys), each move's cell outlined. A link
@@ -27,22 +28,22 @@ const statusLine = document.getElementById("replay-status");
 const info = document.getElementById("replay-info");
 const controls = document.getElementById("replay-controls");
 const playButton = document.getElementById("play-button");
-const scrubber = document.getElementById("scrubber");
+const scrubber = /** @type {HTMLInputElement} */ (document.getElementById("scrubber"));
 const timeOutput = document.getElementById("replay-time");
 const durationOutput = document.getElementById("replay-duration");
-const speedSelect = document.getElementById("speed");
+const speedSelect = /** @type {HTMLSelectElement} */ (document.getElementById("speed"));
 const boardsElement = document.getElementById("replay-boards");
 const note = document.getElementById("replay-note");
 const check = document.getElementById("replay-check");
 const marksElement = document.getElementById("timeline-marks");
 const legend = document.getElementById("timeline-legend");
 const momentNote = document.getElementById("moment-note");
-const stepBack = document.getElementById("step-back");
-const stepForward = document.getElementById("step-forward");
+const stepBack = /** @type {HTMLButtonElement} */ (document.getElementById("step-back"));
+const stepForward = /** @type {HTMLButtonElement} */ (document.getElementById("step-forward"));
 const momentBox = document.getElementById("replay-moment");
 const stepInfo = document.getElementById("step-info");
 const copyMoment = document.getElementById("copy-moment");
-const momentLink = document.getElementById("moment-link");
+const momentLink = /** @type {HTMLInputElement} */ (document.getElementById("moment-link"));
 
 const FRAME_PX = 28; // a board's frame: padding and bevels around the cells
 const GAP_PX = 18;
@@ -86,12 +87,15 @@ function buildBoard(track, result) {
   } else {
     name.textContent = player.name;
   }
+  /** @type {HTMLAnchorElement} */
   const exported = figure.querySelector(".replay-export");
   exported.href = exportUrl(game.id, player.id);
   exported.title = EXPORT_TITLE;
   exported.dataset.player = player.id;
   figure.querySelector(".replay-rank").textContent = result ? `#${result.rank}` : "";
-  figure.querySelector(".replay-rank").hidden = !result || game.mode !== "race";
+  /** @type {HTMLElement} */ (figure.querySelector(".replay-rank")).hidden =
+    !result || game.mode !== "race";
+  /** @type {HTMLElement} */
   const clicks = figure.querySelector(".clicks");
   clicks.dataset.player = player.id;
   const boardElement = figure.querySelector(".board");
@@ -386,8 +390,10 @@ function showAnalysis(analysis) {
   marks.sort((a, b) => Number(a.dataset.tMs) - Number(b.dataset.tMs)); // the tab order
   marksElement.replaceChildren(...marks);
   marksElement.hidden = marks.length === 0;
-  for (const item of legend.querySelectorAll(".legend-item")) item.hidden = marks.length === 0;
-  legend.querySelector("#timeline-none").hidden = marks.length > 0;
+  for (const item of /** @type {NodeListOf<HTMLElement>} */ (legend.querySelectorAll(".legend-item"))) {
+    item.hidden = marks.length === 0;
+  }
+  /** @type {HTMLElement} */ (legend.querySelector("#timeline-none")).hidden = marks.length > 0;
   legend.hidden = false;
   root.dataset.analysis = "1";
   redraw(); // outline the safe cells the replay has passed
@@ -432,14 +438,15 @@ stepForward.addEventListener("click", () => step(1));
 // step of one millisecond would show nothing).
 document.addEventListener("keydown", (event) => {
   if (!timeline || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest?.("select, textarea, input:not([type=range])")) return;
+  const target = /** @type {Element} */ (event.target);
+  if (target.closest?.("select, textarea, input:not([type=range])")) return;
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
     event.preventDefault();
     step(event.key === "ArrowLeft" ? -1 : 1);
     return;
   }
   if (event.key !== " ") return;
-  if (event.target.closest?.("button, a, input")) return;
+  if (target.closest?.("button, a, input")) return;
   event.preventDefault();
   playButton.click();
 });
@@ -469,9 +476,9 @@ async function load() {
     if (game.finished_at) info.append(" · ", timeElement(game.finished_at, true));
   }
   if (secretsHeld(game)) {
-    const run = game.status === "finished" ? "This run is over, but" : "This run is on, and";
+    const state = game.status === "finished" ? "This run is over, but" : "This run is on, and";
     return fail(
-      `${run} others are still playing its daily board: its move log and replay open ` +
+      `${state} others are still playing its daily board: its move log and replay open ` +
         `${whenTheDayEnds(game)}.`,
     );
   }

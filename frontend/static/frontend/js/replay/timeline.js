@@ -1,3 +1,4 @@
+// @ts-check
 // A finished game's move log laid out in time: one track per player, each a sweep that can be
 // brought to any moment, or to any move of the log (step by step). Moving forward applies only
 // the new moves; moving back replays the track from the start (a few hundred moves at most:

@@ -1,3 +1,4 @@
+// @ts-check
 // The solo game page: one player's board, drawn only from what the server sends. The server
 // speaks of one board per player id (`boards` in `welcome`, `player` in `cells`); this page
 // draws the "focus" player's: this browser's own, or the player's when spectating.
@@ -116,6 +117,7 @@ function applyCells(cells) {
 }
 
 /** The end of the game: every mine from mine_cells, wrong flags crossed, the results panel. */
+/** @param {import("../core/types.js").GameOverFrame} frame */
 function showGameOver({ results, seed, mine_cells: mineCells }) {
   state.game.status = "finished";
   const player = focusPlayer();
@@ -167,6 +169,7 @@ function announceEnd({ status, time_ms: timeMs }, own) {
 
 // ---- server messages -------------------------------------------------------------------------
 
+/** @type {import("../core/types.js").GameFrameHandlers} */
 const handlers = {
   welcome(message) {
     state.role = message.role;
@@ -205,8 +208,8 @@ const handlers = {
 
   started(message) {
     if (!state.game) return;
-    const { started_at: startedAt, start } = message;
-    Object.assign(state.game, { status: "running", started_at: startedAt, start });
+    const { started_at: startedAt, start: startCell } = message;
+    Object.assign(state.game, { status: "running", started_at: startedAt, start: startCell });
     for (const player of state.game.players) {
       if (player.status === "joined" || player.status === "ready") player.status = "playing";
     }

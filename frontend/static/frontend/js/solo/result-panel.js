@@ -1,3 +1,4 @@
+// @ts-check
 // The panel shown at the end of a game: outcome and the statistics of one player's result (the
 // field's figures, stats-format.js), a new personal best or leaderboard place when game_over
 // brings one, then the analysis of that player's game (analysis.js) once it has come.
@@ -175,7 +176,7 @@ export class ResultPanel {
     const shown = ++this.shown;
     this.newsElement.hidden = true;
     if (!hasNews(result)) return;
-    let game = null;
+    let game;
     try {
       game = await getGame(document.body.dataset.gameId); // its preset and variant
     } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // The tournaments' HTTP API (docs/protocol.md 7), failing with core/api.js's ApiError as every
 // other call does.
 import { request } from "../core/api.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // How the tournament pages write an arena: its board, a countdown, its end, a standing's marks.
 import { timeElement } from "../core/elements.js";
 import { presetLabel } from "../core/format.js";

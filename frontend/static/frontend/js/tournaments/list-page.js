@@ -1,3 +1,4 @@
+// @ts-check
 // The Tournaments page: arenas running now (with their players), upcoming (with a countdown),
 // finished (when they ended, and their podiums), and an account's form for its own arena.
 import { playerLink } from "../core/elements.js";
@@ -86,6 +87,7 @@ async function load(status) {
 function loadAll() {
   return Promise.all(["running", "upcoming", "finished"].map(load));
 }
+let reloading = false; // a reload of the lists is on its way
 
 everySecond((now) => {
   let passed = false;
@@ -93,15 +95,15 @@ everySecond((now) => {
     element.textContent = clockText(t, now);
     if (now >= Date.parse(t.status === "upcoming" ? t.starts_at : t.ends_at)) passed = true;
   }
-  if (passed && !loadAll.pending) {
-    loadAll.pending = true; // an arena started or ended: the lists move
-    setTimeout(() => loadAll().finally(() => (loadAll.pending = false)), 1000);
+  if (passed && !reloading) {
+    reloading = true; // an arena started or ended: the lists move
+    setTimeout(() => loadAll().finally(() => (reloading = false)), 1000);
   }
 });
 loadAll();
 setInterval(loadAll, REFRESH_MS);
 
-const form = $("create-form");
+const form = /** @type {import("../core/types.js").NamedForm | null} */ ($("create-form"));
 if (form) {
   const startsAt = form.elements.starts_at;
   const soon = new Date(Date.now() + 10 * 60000);

@@ -1,3 +1,4 @@
+// @ts-check
 // The standings table of an arena: rank, name (a fire mark when on fire, "withdrawn" when out),
 // points, races, wins, berserk wins; the viewer's own row marked. A finished arena's rows carry
 // no fire mark: "on fire" promises a next win that counts double, and there is none.
@@ -8,10 +9,11 @@ import { fireMark } from "./format.js";
 function row(entry, me, live) {
   const tr = document.createElement("tr");
   tr.dataset.name = entry.name;
-  tr.dataset.rank = entry.rank;
+  tr.dataset.rank = String(entry.rank);
   if (entry.rank <= 3) tr.classList.add(`podium-${entry.rank}`);
   if (me && entry.name === me) tr.classList.add("you-row");
   if (entry.withdrawn) tr.classList.add("withdrawn");
+  /** @type {(string | HTMLElement)[]} */
   const name = [playerLink(entry.name)];
   if (entry.fire && live) name.push(" ", fireMark(entry));
   if (entry.withdrawn) {

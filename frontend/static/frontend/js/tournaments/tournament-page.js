@@ -1,3 +1,4 @@
+// @ts-check
 // One arena's page: join or withdraw, the standings live over /ws/tournaments/<id>/ (pushed at
 // most once a second), your rank, points and streak, the race you are in, the podium at the
 // end. While this page is open a joined player is waiting: `paired` brings its next race
@@ -128,6 +129,7 @@ function showState(state, you) {
   if (state.status === "finished") socket.close(); // the state is final: nothing more comes
 }
 
+/** @param {import("../core/types.js").TournamentFrame} message */
 function onMessage(message) {
   if (message.type === "welcome") {
     socket.markHealthy();
