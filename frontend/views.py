@@ -12,7 +12,6 @@ from django.views.decorators.http import require_http_methods
 
 from games.accounts.forms import SignupForm
 from games.accounts.services import account_create
-from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus
 from games.races.selectors import game_get, game_state
@@ -85,22 +84,22 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/leaderboards.html", {"presets": list(PRESETS)})
+    return render(request, "frontend/leaderboards.html")
 
 
 def ratings(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/ratings.html", {"presets": list(PRESETS)})
+    return render(request, "frontend/ratings.html")
 
 
 def daily(request: HttpRequest) -> HttpResponse:
     """Today's daily boards, their leaderboards and the archive (issue 14.6): drawn by
     daily/page.js from /api/daily/; the template only says whether an account is logged in."""
-    return render(request, "frontend/daily.html", {"presets": list(PRESETS)})
+    return render(request, "frontend/daily.html")
 
 
 def daily_day(request: HttpRequest, day: str) -> HttpResponse:
     """One day's boards and leaderboards, with replays once it is over (daily/day-page.js)."""
-    return render(request, "frontend/daily-day.html", {"day": day, "presets": list(PRESETS)})
+    return render(request, "frontend/daily-day.html", {"day": day})
 
 
 def player(request: HttpRequest, name: str) -> HttpResponse:
@@ -110,7 +109,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 def tournaments(request: HttpRequest) -> HttpResponse:
     """Upcoming arenas with a countdown, running ones with their players, finished ones with
     their podiums, and a form for an account's own (tournaments/list-page.js)."""
-    return render(request, "frontend/tournaments.html", {"presets": list(PRESETS)})
+    return render(request, "frontend/tournaments.html")
 
 
 def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
