@@ -10,6 +10,7 @@ deadlines.py    every deadline of a race, in one place (pure reads)
 clock.py        the clock's tick: starts, time limits, the ready timeout
 timers.py       the worker's timers and reaper that make the clock tick on time
 deciding.py     the moment a race's ranking can no longer change
+aborting.py     whether a decided race moves ratings and points at all (one click and a leave: no)
 finishing.py    finishing a player and a game: scores, ratings, game_over
 results.py      the final standings, decided once
 extensions.py   what rooms above allow in a race (berserk) without this room importing them

@@ -112,6 +112,8 @@
  * @property {ResultRow[]} [results]
  * @property {number | null} [ng_attempt]
  * @property {string} [secrets_at] a daily run that keeps its board's secrets
+ * @property {boolean} [aborted] a race that moved no rating and no point (docs/protocol.md 6.2)
+ * @property {string | null} [aborted_because]
  */
 
 // ---- frames of /ws/games/<id>/ (docs/protocol.md 4, 2.1, 7, 10) ----------------------------
@@ -202,6 +204,8 @@
  * @property {"game_over"} type
  * @property {ResultRow[]} results
  * @property {string | null} [winner]
+ * @property {boolean} [aborted]
+ * @property {string | null} [aborted_because]
  * @property {string} [seed]
  * @property {string} [seed_salt]
  * @property {Point} [safe_cell]
@@ -212,6 +216,8 @@
  * @property {"decided"} type
  * @property {ResultRow[]} results
  * @property {string | null} winner
+ * @property {boolean} [aborted]
+ * @property {string | null} [aborted_because]
  */
 /**
  * @typedef {object} PresenceFrame

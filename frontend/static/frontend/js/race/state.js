@@ -137,6 +137,7 @@ export class RaceState {
    * A `decided` frame (docs/protocol.md 2.2): the ranks are final, though a racer may still play.
    * After game_over (two workers, one moment) it brings nothing new.
    */
+  /** @param {import("../core/types.js").DecidedFrame} frame */
   decided({ results, winner, aborted, aborted_because: abortedBecause }) {
     if (!this.game || this.status === "finished") return;
     Object.assign(this.game, { decided: results ?? [], winner: winner ?? null });
