@@ -63,8 +63,10 @@ def nginx_binary() -> str | None:
     return next((path for path in NGINX_PATHS if Path(path).exists()), None)
 
 
-def site_config(worker_ports: list[int], listen_port: int, *, colocate: bool) -> str:
-    """deploy/nginx/minerace.conf with its `# bench:` lines set for these ports."""
+def site_config(workers: list[int | str], listen: int | str, *, colocate: bool) -> str:
+    """deploy/nginx/minerace.conf with its `# bench:` lines set for these workers and this
+    listening address: a port means one on 127.0.0.1, `"10.77.0.21:8000"` another host's
+    (tests/cluster's site)."""
     lines: list[str] = []
     workers_written = False
     for line in SITE_CONFIG.read_text().splitlines():
@@ -78,13 +80,18 @@ def site_config(worker_ports: list[int], listen_port: int, *, colocate: bool) ->
         elif marker == "workers":
             if not workers_written:  # the block's first line stands for all of them
                 options = " ".join(line.strip().split()[2:]).split(";")[0]
-                lines += [f"{indent}server 127.0.0.1:{port} {options};" for port in worker_ports]
+                lines += [f"{indent}server {on_host(w)} {options};" for w in workers]
                 workers_written = True
         elif marker == "listen":
-            lines.append(f"{indent}listen 127.0.0.1:{listen_port};")
+            lines.append(f"{indent}listen {on_host(listen)};")
         else:
             lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def on_host(address: int | str) -> str:
+    """`host:port`, a bare port being one of this machine's loopback."""
+    return f"127.0.0.1:{address}" if isinstance(address, int) else address
 
 
 @dataclass
