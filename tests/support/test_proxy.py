@@ -9,7 +9,7 @@ def test_site_config_sets_the_ports_and_keeps_the_rest():
     colocated = site_config([9101, 9102, 9103], 9100, colocate=True)
     assert "hash $minerace_game consistent;" in colocated
     assert [line.strip() for line in colocated.splitlines() if "server 127.0.0.1:" in line] == [
-        f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in (9101, 9102, 9103)
+        f"server 127.0.0.1:{port} max_fails=0;" for port in (9101, 9102, 9103)
     ]
     assert "listen 127.0.0.1:9100;" in colocated
     assert "8001" not in colocated and "listen 80;" not in colocated
