@@ -22,6 +22,7 @@ from games.errors import ServiceError
 from games.limits import sockets
 from games.limits.buckets import Bucket
 from games.matchmaking import services
+from games.matchmaking.pairing import Company, company
 from games.play.bot_driver import ensure_bots
 from games.races import timers
 from games.runtime.db import db
@@ -71,15 +72,21 @@ async def _one_pass(channel_layer) -> None:
                 )
             except Exception:  # a full or vanished channel must not keep the others untold
                 log.exception("could not tell seeker %s of its race", match.channel)
-    for (preset, no_guess), waiting in (await db(_all_counts)()).items():
+    for (preset, no_guess), seekers in (await db(_all_queues)()).items():
         await channel_layer.group_send(
-            group_of(preset, no_guess), {"type": "seek.waiting", "waiting": waiting}
+            group_of(preset, no_guess), {"type": "seek.waiting", "seekers": seekers}
         )
 
 
-def _all_counts() -> dict[tuple[str, bool], int]:
-    counts = services.waiting_counts()
-    return {(p, ng): counts.get((p, ng), 0) for p in PRESETS for ng in (False, True)}
+def _all_queues() -> dict[tuple[str, bool], list[list[int | None]]]:
+    """Every kind's seekers, as the layer carries them: each connection counts its own company
+    from them (docs/protocol.md 5: never itself twice, nor a seeker it could not meet)."""
+    kinds = services.queue_seekers()
+    return {
+        (p, ng): [list(seeker) for seeker in kinds.get((p, ng), [])]
+        for p in PRESETS
+        for ng in (False, True)
+    }
 
 
 class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
@@ -88,8 +95,9 @@ class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.seek: dict[str, Any] | None = None
+        self.me: tuple[int, int | None] = (0, None)  # the seek's id and account
         self.closed = False
-        self.waiting_sent: int | None = None
+        self.waiting_sent: Company | None = None
         self.last_count_at = 0.0
         self.count_task: asyncio.Task | None = None
         self.confirm_task: asyncio.Task | None = None
@@ -166,14 +174,12 @@ class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
             address=self.address,
         )
         self.seek = {"preset": seeker.preset, "no_guess": seeker.no_guess}
+        self.me = (seeker.id, seeker.user_id)
         self.group = group_of(seeker.preset, seeker.no_guess)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        counts = await db(services.waiting_counts)()
-        self.waiting_sent = counts.get((seeker.preset, seeker.no_guess), 1)
+        self.waiting_sent = await db(self._company)()
         self.last_count_at = time.monotonic()
-        await self.send_frame(
-            {"type": "seeking", **self.seek, "waiting": self.waiting_sent, "re": re}
-        )
+        await self.send_frame({**self._seeking(self.waiting_sent), "re": re})
         await match_and_tell(self.channel_layer)
         self.confirm_task = asyncio.ensure_future(self._confirm_soon())
 
@@ -209,29 +215,41 @@ class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         self.closed = True
         await self.close(code=1000)
 
+    def _company(self) -> Company:
+        """This seeker's company in the queue now (a read of the database)."""
+        kinds = services.queue_seekers()
+        return company(self.me, kinds.get((self.seek["preset"], self.seek["no_guess"]), []))
+
+    def _seeking(self, seen: Company) -> dict[str, Any]:
+        """`seeking`'s fields; `note` only when something keeps another seeker apart."""
+        note = {"note": seen.note} if seen.note else {}
+        return {"type": "seeking", **self.seek, "waiting": seen.waiting, **note}
+
     async def seek_waiting(self, event: dict[str, Any]) -> None:
-        """The queue's size changed: tell this seeker, at most once a second."""
-        if self.seek is None or self.closed or event["waiting"] == self.waiting_sent:
+        """The queue changed: tell this seeker what it means for it, at most once a second."""
+        if self.seek is None or self.closed:
+            return
+        seen = company(self.me, [(seek, account) for seek, account in event["seekers"]])
+        if seen == self.waiting_sent:
             return
         wait = self.last_count_at + COUNT_INTERVAL_S - time.monotonic()
         if wait > 0:
             if self.count_task is None or self.count_task.done():
                 self.count_task = asyncio.ensure_future(self._count_later(wait))
             return
-        await self._send_count(event["waiting"])
+        await self._send_count(seen)
 
     async def _count_later(self, wait: float) -> None:
         await asyncio.sleep(wait)
         if self.seek is not None and not self.closed:
-            counts = await db(services.waiting_counts)()
-            await self._send_count(counts.get((self.seek["preset"], self.seek["no_guess"]), 0))
+            await self._send_count(await db(self._company)())
 
-    async def _send_count(self, waiting: int) -> None:
-        if waiting == self.waiting_sent:
+    async def _send_count(self, seen: Company) -> None:
+        if seen == self.waiting_sent:
             return
-        self.waiting_sent = waiting
+        self.waiting_sent = seen
         self.last_count_at = time.monotonic()
-        await self.send_frame({"type": "seeking", **self.seek, "waiting": waiting})
+        await self.send_frame(self._seeking(seen))
 
     async def send_error(self, error: ServiceError, message: Any) -> None:
         re = frame_id(message) if isinstance(message, dict) else None

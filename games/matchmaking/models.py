@@ -19,8 +19,8 @@ class Seeker(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
     rating = models.IntegerField()  # the displayed rating it is paired by (guests: 1000)
-    # The client address it sought from: two accounts of one address are never paired in
-    # rated play (docs/protocol.md 6.2).
+    # The client address it sought from, kept for looking into abuse afterwards: pairing
+    # ignores it (docs/protocol.md 6.2, v1.3: friends on one network race like any others).
     address = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()

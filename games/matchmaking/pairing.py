@@ -20,7 +20,6 @@ class Candidate:
     rating: int
     since: datetime
     account: int | None  # the same account never races itself
-    address: str = ""  # two accounts of one client address never race each other
 
 
 def window(candidate: Candidate, now: datetime) -> float:
@@ -51,18 +50,40 @@ def pairs(candidates: list[Candidate], size: int, now: datetime) -> list[list[Ca
     return groups
 
 
-def may_race(account_a: int | None, address_a: str, account_b: int | None, address_b: str) -> bool:
-    """The same account never races itself, and two accounts of one client address never race
-    each other in rated play: one person farming points (docs/protocol.md 6.2)."""
-    if account_a is not None and account_a == account_b:
-        return False
-    return not (
-        account_a is not None and account_b is not None and address_a and address_a == address_b
-    )
+def may_race(account_a: int | None, account_b: int | None) -> bool:
+    """The same account never races itself; two accounts of one client address (friends on one
+    network) race like any others (docs/protocol.md 6.2, v1.3: the daily cap per pair is what
+    keeps a pair from farming, whatever their addresses)."""
+    return account_a is None or account_a != account_b
 
 
 def _fits(a: Candidate, b: Candidate, now: datetime) -> bool:
-    if not may_race(a.account, a.address, b.account, b.address):
+    if not may_race(a.account, b.account):
         return False
     gap = abs(a.rating - b.rating)
     return gap <= window(a, now) and gap <= window(b, now)
+
+
+# What a seeker is told when something keeps another seeker of its kind from it (6.2, v1.3).
+SAME_ACCOUNT_NOTE = (
+    "Your account is seeking in another window too: an account never races itself, so that "
+    "seek is not counted here."
+)
+
+
+@dataclass(frozen=True)
+class Company:
+    """What one seeker hears of its queue: the seekers it could meet, itself included, and in
+    words what keeps the others apart (None when nothing does)."""
+
+    waiting: int
+    note: str | None
+
+
+def company(me: tuple[int, int | None], seekers: list[tuple[int, int | None]]) -> Company:
+    """Of a kind's seekers (seek id, account or None for a guest), those `me` could be paired
+    with: never its own account's other seeks, which the panel must not count as opponents."""
+    seek, account = me
+    others = [(s, a) for s, a in seekers if s != seek]
+    itself = [s for s, a in others if account is not None and a == account]
+    return Company(1 + len(others) - len(itself), SAME_ACCOUNT_NOTE if itself else None)

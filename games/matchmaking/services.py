@@ -108,13 +108,20 @@ def _fresh(now: datetime) -> dict[str, datetime]:
     return {"expires_at__gt": now, "renewed_at__gt": fresh}
 
 
-def waiting_counts() -> dict[tuple[str, bool], int]:
-    """Live seekers per (preset, no_guess)."""
-    counts: dict[tuple[str, bool], int] = {}
-    live = Seeker.objects.filter(expires_at__gt=timezone.now())
-    for preset, no_guess in live.values_list("preset", "no_guess"):
-        counts[(preset, no_guess)] = counts.get((preset, no_guess), 0) + 1
-    return counts
+def queue_seekers() -> dict[tuple[str, bool], list[tuple[int, int | None]]]:
+    """Live seekers per (preset, no_guess), as (seek id, account): those someone could meet. An
+    account marked while it seeks is paired with nobody, so it is counted for nobody."""
+    kinds: dict[tuple[str, bool], list[tuple[int, int | None]]] = {}
+    live = list(
+        Seeker.objects.filter(expires_at__gt=timezone.now())
+        .order_by("id")
+        .values_list("id", "user_id", "preset", "no_guess")
+    )
+    marked = marked_user_ids(user_ids=[user for _, user, _, _ in live if user is not None])
+    for seek, user, preset, no_guess in live:
+        if user is None or user not in marked:
+            kinds.setdefault((preset, no_guess), []).append((seek, user))
+    return kinds
 
 
 def match_plan() -> list[tuple[list[int], str | None]]:
@@ -133,9 +140,7 @@ def match_plan() -> list[tuple[list[int], str | None]]:
     plan: list[tuple[list[int], str | None]] = []
     size = settings.MINERACE["MATCH_SIZE"]
     for seekers in kinds.values():
-        candidates = [
-            Candidate(s.id, s.rating, s.created_at, s.user_id, s.address) for s in seekers
-        ]
+        candidates = [Candidate(s.id, s.rating, s.created_at, s.user_id) for s in seekers]
         plan += [([c.id for c in group], None) for group in pairs(candidates, size, now)]
     planned = {i for ids, _ in plan for i in ids}
     alone_since = now - timedelta(seconds=settings.MINERACE["MATCH_BOT_S"])

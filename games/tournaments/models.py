@@ -92,8 +92,8 @@ class Waiter(models.Model):
     worker = models.CharField(max_length=96)
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="waiters")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    # The client address it connected from: two accounts of one address never race each
-    # other (docs/protocol.md 6.2).
+    # The client address it connected from, kept for looking into abuse afterwards: pairing
+    # ignores it (docs/protocol.md 6.2, v1.3).
     address = models.CharField(max_length=64, blank=True, default="")
     expires_at = models.DateTimeField()
 

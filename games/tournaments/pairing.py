@@ -2,7 +2,7 @@
 
 The waiting players come in standing order and are paired two by two in that order, the best
 with the next best, skipping the opponent of its previous race when another choice exists;
-two accounts of one client address never race each other (6.2); one left over waits.
+two accounts of one client address race like any others (6.2, v1.3); one left over waits.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from games.matchmaking.pairing import may_race
 class Waiting:
     key: int  # the entry
     account: int
-    address: str = ""
     last_opponent: int | None = None  # the account it raced last
 
 
@@ -31,7 +30,7 @@ def arena_pairs(waiting: list[Waiting]) -> list[tuple[Waiting, Waiting]]:
     pairs: list[tuple[Waiting, Waiting]] = []
     while free:
         first = free.pop(0)
-        allowed = [w for w in free if may_race(first.account, first.address, w.account, w.address)]
+        allowed = [w for w in free if may_race(first.account, w.account)]
         if not allowed:
             continue  # waits for the next pass
         fresh = [w for w in allowed if not rematch(first, w)]

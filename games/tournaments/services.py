@@ -182,11 +182,9 @@ def pair_plan(*, tournament_id: str) -> Plan:
         return Plan([], {})
     Waiter.objects.filter(tournament_id=tournament_id, expires_at__lte=now).delete()
     channels: dict[int, list[str]] = {}
-    addresses: dict[int, str] = {}
     live = Waiter.objects.filter(tournament_id=tournament_id, expires_at__gt=now).order_by("id")
-    for user_id, channel, address in live.values_list("user_id", "channel", "address"):
+    for user_id, channel in live.values_list("user_id", "channel"):
         channels.setdefault(user_id, []).append(channel)
-        addresses.setdefault(user_id, address)
     entries = list(
         Entry.objects.filter(
             tournament_id=tournament_id, user_id__in=list(channels), withdrawn=False, game_id=""
@@ -196,7 +194,7 @@ def pair_plan(*, tournament_id: str) -> Plan:
     excluded |= _bot_ids([e.user_id for e in entries])
     entries = [e for e in entries if e.user_id not in excluded]
     entries.sort(key=lambda e: standing_key(e.points, e.wins, e.win_time_ms, (e.joined_at, e.id)))
-    waiting = [Waiting(e.id, e.user_id, addresses[e.user_id], e.last_opponent_id) for e in entries]
+    waiting = [Waiting(e.id, e.user_id, e.last_opponent_id) for e in entries]
     return Plan([(a.key, b.key) for a, b in arena_pairs(waiting)], channels)
 
 

@@ -7,11 +7,13 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
 from config.asgi import application
 from games.matchmaking import consumers, services
 from games.matchmaking.models import Seeker
-from games.matchmaking.pairing import Candidate, pairs
+from games.matchmaking.pairing import SAME_ACCOUNT_NOTE, Candidate, company, pairs
 from games.models import Game
 from games.presence.models import PlayerPresence
 from tests.fairplay.play import Clock
@@ -28,8 +30,9 @@ def _quick(settings):
 
 
 class Seeking:
-    def __init__(self) -> None:
-        self.ws = WebsocketCommunicator(application, "/ws/match/", headers=ORIGIN)
+    def __init__(self, cookie: str | None = None) -> None:
+        headers = [*ORIGIN, *([(b"cookie", f"sessionid={cookie}".encode())] if cookie else [])]
+        self.ws = WebsocketCommunicator(application, "/ws/match/", headers=headers)
         self.next_id = 0
 
     async def connect(self) -> "Seeking":
@@ -90,6 +93,55 @@ async def test_two_seekers_are_matched_into_a_rated_race_that_starts_by_itself()
         while not running:
             running = (await client.recv(timeout=10))["type"] == "started"
         await client.close()
+
+
+def _session_of(name: str) -> str:
+    from django.contrib.auth import get_user_model
+    from django.test import Client as HttpClient
+
+    http = HttpClient()
+    http.force_login(get_user_model().objects.create_user(username=name, password="pw-123456"))
+    return http.cookies["sessionid"].value
+
+
+async def test_a_seek_of_the_same_account_is_not_counted_and_the_note_says_why(settings):
+    """docs/protocol.md 5 and 6.2 (v1.3): the panel never counts a seeker it could not meet, and
+    `seeking` says in `note` what keeps one apart: here the account's own other window."""
+    settings.MINERACE = {**settings.MINERACE, "MATCH_BOT_S": 3600}
+    ann = await database_sync_to_async(_session_of)("ann")
+    seek = {"type": "seek", "preset": "intermediate", "no_guess": False}
+    first = await Seeking(ann).connect()
+    alone = await first.request(seek)
+    assert alone["waiting"] == 1 and "note" not in alone
+    second = await Seeking(ann).connect()
+    told = await second.request(seek)
+    assert (told["waiting"], told["note"]) == (1, SAME_ACCOUNT_NOTE)
+    again = await first.recv()  # the first window hears of the second, and why it is no company
+    assert again["type"] == "seeking" and again["waiting"] == 1 and again["note"] == told["note"]
+    assert not await database_sync_to_async(Game.objects.exists)()
+    await second.ws.disconnect()
+    cleared = await first.recv()  # the other window closed: nothing keeps anyone apart now
+    assert cleared == {"type": "seeking", "preset": "intermediate", "no_guess": False, "waiting": 1}
+    guest = await Seeking().connect()
+    await guest.request({**seek, "name": "gus"})
+    matched = await first.recv()
+    while matched["type"] == "seeking":
+        matched = await first.recv()
+    assert matched["type"] == "matched"
+    await first.ws.disconnect()
+    await guest.ws.disconnect()
+
+
+ACCOUNTS = st.none() | st.integers(1, 4)
+
+
+@given(st.lists(st.tuples(st.integers(1, 40), ACCOUNTS), unique_by=lambda s: s[0]), ACCOUNTS)
+def test_a_seekers_company_is_every_other_seeker_but_its_own_account(seekers, account):
+    me = (1000, account)
+    seen = company(me, [*seekers, me])
+    own = [s for s, a in seekers if account is not None and a == account]
+    assert seen.waiting == 1 + len(seekers) - len(own) >= 1
+    assert (seen.note == SAME_ACCOUNT_NOTE) == bool(own) and (seen.note is None) == (not own)
 
 
 async def test_different_kinds_are_not_matched_and_cancel_leaves_the_queue():
@@ -160,21 +212,20 @@ def test_pairing_widens_the_window_with_the_wait():
     assert pairs(same_account, 2, later) == []
 
 
-def test_two_accounts_of_one_address_are_never_paired_but_guests_of_one_are():
-    """docs/protocol.md 6.2: a second account on the same client address cannot farm the first."""
+def test_only_the_same_account_is_kept_from_itself():
+    """docs/protocol.md 6.2 (v1.3): an account never races itself; two accounts, or two guests,
+    race whatever their addresses."""
     now = datetime(2026, 11, 23, 12, 0, 0)
-    twins = [Candidate(1, 1000, now, 7, "10.0.0.1"), Candidate(2, 1000, now, 8, "10.0.0.1")]
-    assert pairs(twins, 2, now) == []
-    apart = [Candidate(1, 1000, now, 7, "10.0.0.1"), Candidate(2, 1000, now, 8, "10.0.0.2")]
-    assert pairs(apart, 2, now) == [apart]
-    guests = [Candidate(1, 1000, now, None, "10.0.0.1"), Candidate(2, 1000, now, None, "10.0.0.1")]
-    assert pairs(guests, 2, now) == [guests]
-    three = [*twins, Candidate(3, 1000, now, 9, "10.0.0.3")]
-    assert pairs(three, 2, now) == [[twins[0], three[2]]]  # the other twin waits
+    friends = [Candidate(1, 1000, now, 7), Candidate(2, 1000, now, 8)]
+    assert pairs(friends, 2, now) == [friends]
+    itself = [Candidate(1, 1000, now, 7), Candidate(2, 1000, now, 7)]
+    assert pairs(itself, 2, now) == []
+    three = [*itself, Candidate(3, 1000, now, 9)]
+    assert pairs(three, 2, now) == [[itself[0], three[2]]]  # its other seek waits
 
 
 @pytest.mark.django_db
-def test_the_queue_keeps_two_accounts_of_one_address_apart():
+def test_the_queue_pairs_two_accounts_of_one_address():
     from django.contrib.auth import get_user_model
 
     from games.matchmaking import services
@@ -183,8 +234,6 @@ def test_the_queue_keeps_two_accounts_of_one_address_apart():
     for number, user in enumerate(users):
         services.seek_start(channel=f"c{number}", preset="beginner", no_guess=False, name=None,
                             user=user, address="192.0.2.7")  # fmt: skip
-    assert services.match_plan() == []
-    Seeker.objects.filter(channel="c1").update(address="192.0.2.8")
     assert [sorted(ids) for ids, _ in services.match_plan()] == [
         sorted(Seeker.objects.values_list("id", flat=True))
     ]

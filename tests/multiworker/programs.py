@@ -26,7 +26,7 @@ PASSWORD = "Mines-sweep-42"
 @dataclass
 class Account:
     """A signed-up account's session, seen from one client address (the trusted proxy's
-    X-Forwarded-For: two accounts of one address are never paired in rated play)."""
+    X-Forwarded-For)."""
 
     name: str
     session: str

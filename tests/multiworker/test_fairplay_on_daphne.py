@@ -60,7 +60,7 @@ addresses = (f"203.0.113.{k}" for k in itertools.count(1))
 @pytest.fixture(scope="module")
 def daphne(postgres, tmp_path_factory):
     """One worker that believes 127.0.0.1's X-Forwarded-For, so each program has an address
-    of its own (accounts of one address are not paired in rated play)."""
+    of its own, as programs of different people do."""
     cluster = make_cluster(
         postgres, "redis://127.0.0.1:6379/0", tmp_path_factory.mktemp("fairplay"), workers=1,
         MINERACE_TRUSTED_PROXIES="127.0.0.1",

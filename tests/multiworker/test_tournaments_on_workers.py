@@ -24,7 +24,7 @@ addresses = (f"198.51.100.{k}" for k in itertools.count(1))
 @pytest.fixture(scope="module")
 def cluster(postgres, tmp_path_factory):
     """Two workers that believe 127.0.0.1's X-Forwarded-For, so each account has an address of
-    its own (two accounts of one address are never paired)."""
+    its own, as strangers do (one shared: test_same_network_on_workers)."""
     c = make_cluster(
         postgres, "redis://127.0.0.1:6379/0", tmp_path_factory.mktemp("arena"),
         MINERACE_TRUSTED_PROXIES="127.0.0.1", MINERACE_ARENA_PASS_S="0.5",

@@ -71,8 +71,8 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         "MINERACE_SPECTATOR_DELAY_MS": "0",
         "MINERACE_COUNTDOWN_MS": "1000",
         # The tests stand where a proxy would: a request's X-Forwarded-For is its client's
-        # address, so two accounts can come from two addresses (docs/protocol.md 6.2 never pairs two
-        # accounts of one address in rated play). Without the header, the address is 127.0.0.1.
+        # address, so accounts can come from addresses of their own, or share one (friends on
+        # one network, docs/protocol.md 6.2). Without the header, the address is 127.0.0.1.
         "MINERACE_TRUSTED_PROXIES": "127.0.0.1",
         # A matched player who says hello this late leaves its race unrated (docs/protocol.md 6.2):
         # a browser on a busy machine may take longer than the 10 s a client needs.

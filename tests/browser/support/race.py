@@ -117,8 +117,7 @@ def quick_match(base_url: str, seekers: list) -> list[dict]:
     returns each one's `matched` frame (the race's public state and that seeker's token)."""
     frames = []
     with ExitStack() as stack:
-        # Each from an address of its own: two accounts of one are never paired
-        # (docs/protocol.md 6.2).
+        # Each from an address of its own, as strangers are (one is shared in test_same_network).
         sockets = [
             _seek(stack, base_url, seeker, f"192.0.2.{number}")
             for number, seeker in enumerate(seekers, start=1)

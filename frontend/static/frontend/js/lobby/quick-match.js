@@ -20,6 +20,7 @@ const buttons = /** @type {HTMLButtonElement[]} */ ([...panel.querySelectorAll("
 const box = $("quick-search");
 const title = $("quick-search-title");
 const waitingText = $("quick-waiting");
+const noteText = $("quick-note");
 const elapsedText = $("quick-elapsed");
 const cancelButton = /** @type {HTMLButtonElement} */ ($("quick-cancel"));
 const errorLine = $("quick-error");
@@ -44,10 +45,16 @@ function markNickname(invalid) {
   }
 }
 
-function showWaiting(count) {
+/**
+ * How many this seeker could meet, itself included (the server counts only those), and what
+ * keeps another seeker apart when something does (`note`, docs/protocol.md 5).
+ */
+function showWaiting(count, note) {
   waitingText.textContent =
     count <= 1 ? "1 searching: just you so far" : `${count} searching, you included`;
   waitingText.dataset.waiting = String(count);
+  noteText.textContent = note ?? "";
+  noteText.hidden = !note;
 }
 
 function tick() {
@@ -85,7 +92,7 @@ function receive(current, message) {
   if (current !== search) return;
   if (message.type === "seeking") {
     current.state = "seeking";
-    showWaiting(message.waiting);
+    showWaiting(message.waiting, message.note);
     render();
   } else if (message.type === "matched") {
     // Even after Cancel: the race is made and counting down with this player ready, and a
@@ -153,6 +160,7 @@ function seek(preset) {
   search = current;
   waitingText.textContent = "Connecting…";
   delete waitingText.dataset.waiting;
+  noteText.hidden = true;
   current.socket.connect();
   render();
   cancelButton.focus();

@@ -16,11 +16,27 @@ async function copyText(input) {
   }
 }
 
+// Why a race that would be rated is not (`unrated_because`, docs/protocol.md 6.2), in words.
+const UNRATED_BECAUSE = {
+  pair_daily_cap:
+    "Not rated: these two accounts have had today's rated races against each other " +
+    "(ratings count between them again after midnight UTC).",
+};
+
+/** The sentence for a race the server says is played unrated, or null when it says nothing. */
+export function unratedNote(game) {
+  const reason = game.unrated_because;
+  if (!reason) return null;
+  return UNRATED_BECAUSE[reason] ?? `Not rated (${String(reason).replaceAll("_", " ")}).`;
+}
+
 /**
  * Whether this race moves ratings, said before it starts (issue 22.4): a rematch of a rated
  * quick race is not rated, nor is a race with a bot in it.
  */
 export function ratingNote(game) {
+  const unrated = unratedNote(game);
+  if (unrated) return unrated;
   if (game.rated) {
     return "Rated: each account's rating moves with the result; guests are not rated.";
   }

@@ -19,7 +19,7 @@ import {
 } from "../core/page-status.js";
 import { RaceClocks } from "./clocks.js";
 import { Countdown } from "./countdown.js";
-import { LobbyPanel } from "./lobby-panel.js";
+import { LobbyPanel, unratedNote } from "./lobby-panel.js";
 import { ownStatusLine, RacerBar, RacerList } from "./players.js";
 import { tickDeadlines } from "./presence.js";
 import { RematchControl } from "./rematch.js";
@@ -102,6 +102,9 @@ function render() {
   replay.hidden = !(spectating() && game.status === "finished");
   replay.href = `/games/${encodeURIComponent(game.id)}/replay/`;
   $("race-status").textContent = ownStatusLine(game, me);
+  const unrated = unratedNote(game);
+  $("unrated-note").hidden = !unrated || game.status === "finished";
+  $("unrated-note").textContent = unrated ?? "";
 
   const won = me?.status === "won";
   hud.setMinesLeft(won && game.status === "finished" ? 0 : game.mines - (me?.flags ?? 0));
