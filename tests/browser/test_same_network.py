@@ -4,10 +4,13 @@ is not counted as its own opponent, and the panel says why. A laptop at 1280 px 
 phone, side by side."""
 
 import re
+import sqlite3
+from contextlib import ExitStack, closing
 
 import pytest
 
 from tests.browser.support import PHONE, expect, wait_ready
+from tests.browser.support.pages import Racer
 from tests.browser.support.race import api, from_address, shoot, sign_up, unique
 from tests.browser.test_quick_match import game_id_of
 from tests.browser.test_tournaments import RACE_URL, running_arena
@@ -83,3 +86,39 @@ def test_one_account_in_two_windows_is_not_its_own_opponent(open_page, base_url)
     other.click("#quick-cancel")
     expect(laptop.locator("#quick-note")).to_be_hidden(timeout=5000)
     laptop.click("#quick-cancel")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_a_race_played_unrated_says_why_before_it_starts(
+    open_page, base_url, server_database, viewport
+):
+    """A pair past its day's rated races (docs/protocol.md 6.2): the server writes
+    `unrated_because` on the race; its page says so in words from the waiting room on."""
+    game = api(base_url, "/api/games/", {"mode": "race", "preset": "beginner"})
+    with closing(sqlite3.connect(server_database)) as connection, connection:
+        connection.execute(
+            "UPDATE games_game SET unrated_because = 'pair_daily_cap' WHERE id = ?", (game["id"],)
+        )
+    assert api(base_url, f"/api/games/{game['id']}/")["unrated_because"] == "pair_daily_cap"
+    page = open_page(viewport=viewport)
+    page.add_init_script("localStorage.setItem('minerace.nickname', 'friend')")
+    page.goto(base_url + game["page"])
+    wait_ready(page)
+    expect(page.locator("body")).to_have_attribute("data-phase", "lobby")
+    said = re.compile("^Not rated: these two accounts have had today's rated")
+    expect(page.locator("#lobby-rating")).to_have_text(said)  # the waiting room says it
+    with ExitStack() as stack:
+        rival = Racer(stack, base_url, game["id"], unique("rival"))
+        rival.request({"type": "ready"}, "ready")
+        page.click("#ready-button")
+        # From the countdown on, the line above the board says it.
+        expect(page.locator("body")).to_have_attribute(
+            "data-phase", re.compile("countdown|running")
+        )
+        note = page.locator("#unrated-note")
+        expect(note).to_be_visible()
+        expect(note).to_have_text(said)
+        box, board = note.bounding_box(), page.locator("#board-scroll").bounding_box()
+        assert box["y"] + box["height"] <= board["y"]  # read before the board, on any screen
+        expect(page.locator("body")).to_have_attribute("data-phase", "running")
+        shoot(page, f"unrated-note-{viewport['width']}.png")

@@ -114,6 +114,7 @@
  * @property {string} [secrets_at] a daily run that keeps its board's secrets
  * @property {boolean} [aborted] a race that moved no rating and no point (docs/protocol.md 6.2)
  * @property {string | null} [aborted_because]
+ * @property {string | null} [unrated_because] why a race that would be rated is played unrated
  */
 
 // ---- frames of /ws/games/<id>/ (docs/protocol.md 4, 2.1, 7, 10) ----------------------------
@@ -271,7 +272,8 @@
  * @property {"seeking"} type
  * @property {Preset} preset
  * @property {boolean} no_guess
- * @property {number} waiting
+ * @property {number} waiting the seekers this one could meet, itself included
+ * @property {string} [note] what keeps another seeker apart, in words (docs/protocol.md 5)
  */
 /**
  * @typedef {object} MatchedFrame

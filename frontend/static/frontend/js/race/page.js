@@ -103,7 +103,8 @@ function render() {
   replay.href = `/games/${encodeURIComponent(game.id)}/replay/`;
   $("race-status").textContent = ownStatusLine(game, me);
   const unrated = unratedNote(game);
-  $("unrated-note").hidden = !unrated || game.status === "finished";
+  // In the lobby the waiting room says it (lobby-panel.js); from the countdown on, this line.
+  $("unrated-note").hidden = !unrated || game.status === "lobby" || game.status === "finished";
   $("unrated-note").textContent = unrated ?? "";
 
   const won = me?.status === "won";
