@@ -125,6 +125,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env_int("DATABASE_POOL_MIN", 2),
         "max_size": env_int("DATABASE_POOL_MAX", 20),
+        # A request waits this long for a connection, then fails (503, a move `internal`):
+        # psycopg_pool's default of 30 s held every move while no host accepted writes.
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT") or 5),
     }
     services_env.postgres_failover_options(DATABASES["default"])
 else:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.pg_standby import PostgresNode
 from tests.support.requirements import REQUIRE_SERVICES, require
 from tests.support.sentinels import SentinelShards, sentinel_missing_reason
+from tests.support.servers import PrivatePostgres, migrated_template
 
 
 @pytest.fixture
@@ -16,3 +18,19 @@ def sentinel_shards(tmp_path):
     shards = SentinelShards(tmp_path).start()
     yield shards
     shards.stop()
+
+
+@pytest.fixture
+def primary_and_standby(needs_services):
+    """A migrated PostgreSQL primary and its synchronous streaming standby."""
+    require(PrivatePostgres.missing_reason(), REQUIRE_SERVICES)
+    primary, standby = PostgresNode(), PostgresNode()
+    try:
+        primary.create()
+        primary.load_schema_of(migrated_template())
+        standby.make_standby_of(primary)
+        primary.wait_for_standbys()
+        yield primary, standby
+    finally:
+        standby.destroy()
+        primary.destroy()
