@@ -14,6 +14,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.daphne_close_codes import allow_endpoint_close_codes  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.edge.unavailable import WebSocketGuard  # noqa: E402
 from games.limits.address import ClientAddressMiddleware  # noqa: E402
 
 allow_endpoint_close_codes()
@@ -23,8 +24,10 @@ application = ClientAddressMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            # Outside the session lookup too: a database or Redis away is told to the client
+            # (internal, then close 1013), never a handshake answered 500.
+            "websocket": WebSocketGuard(
+                AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
             ),
         }
     )

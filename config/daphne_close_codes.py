@@ -10,7 +10,9 @@ which does the same closing handshake without that check; every other code is un
 from __future__ import annotations
 
 # RFC 6455 section 7.4.1: codes an endpoint may send in a close frame (not 1005/1006/1015).
-ENDPOINT_CLOSE_CODES = frozenset({1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011})
+# 1012-1014 are IANA's later registrations (Service Restart, Try Again Later, Bad Gateway):
+# 1013 tells a client to come back shortly (games/edge/unavailable.py).
+ENDPOINT_CLOSE_CODES = frozenset({1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014})
 
 
 def allow_endpoint_close_codes() -> None:

@@ -74,6 +74,9 @@ MIDDLEWARE = [
     # First: /healthz, /readyz and /metrics answer probes and scrapes by address over plain
     # HTTP, before ALLOWED_HOSTS and SECURE_SSL_REDIRECT apply (games/ops/middleware.py).
     "games.ops.middleware.OpsMiddleware",
+    # A request that failed because PostgreSQL or Redis is away (a failover) is a 503 with
+    # Retry-After, never a 500 (games/edge/unavailable.py).
+    "games.edge.unavailable.UnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy and Permissions-Policy on every answer, static files included
     # (games/edge/security_headers.py).

@@ -87,6 +87,14 @@ def needs_redis() -> None:
     require(redis_missing_reason(), REQUIRE_SERVICES)
 
 
+@pytest.fixture
+def private_redis(needs_services, tmp_path):
+    """A redis-server of the test's own, which the test may stop and start again."""
+    server = servers.RedisServer(tmp_path).start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def needs_browser() -> None:
     """Playwright and Chromium: skip without them (fail with MINERACE_REQUIRE_BROWSER=1)."""

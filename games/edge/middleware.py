@@ -10,6 +10,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from games.edge.http import error_response
+from games.edge.unavailable import is_unavailable, unavailable_response
 from games.errors import ServiceError
 from games.ops.metrics import ERRORS
 
@@ -28,6 +29,10 @@ class ApiErrorMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith("/api/"):
             return None
+        if is_unavailable(exception):
+            log.warning("API request %s %s: unavailable: %r", request.method, request.path,
+                        exception)  # fmt: skip
+            return unavailable_response(request)
         log.exception("API request %s %s failed", request.method, request.path, exc_info=exception)
         ERRORS.labels(code="internal").inc()
         body = {"error": {"code": "internal", "message": "the server failed", "field": None}}

@@ -26,6 +26,7 @@ from games.edge.frames import (
 )
 from games.edge.socket_limits import MoveLimit, admit_socket, check_hello_rate, client_address_of
 from games.edge.socket_turns import FramesRunToTheEnd
+from games.edge.unavailable import error_frame, is_unavailable
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import delivery, groups
@@ -200,8 +201,13 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         except ServiceError as exc:
             await self.refuse(exc, frame_id(message))
             await self.deliver(exc.events)  # what the refusal itself committed
-        except Exception:
+        except Exception as exc:
             # A bug or a lost database must not take the connection, let alone the worker.
+            if is_unavailable(exc):  # a failover: not the client's fault, not counted
+                log.warning("frame not handled in game %s: unavailable: %r", self.game_id, exc)
+                ERRORS.labels(code="internal").inc()
+                await self.send_frame(error_frame(frame_id(message)))
+                return
             log.exception("frame failed in game %s", self.game_id)
             error = ServiceError("internal", "the server failed; try again")
             await self.refuse(error, frame_id(message))

@@ -34,3 +34,16 @@ def primary_and_standby(needs_services):
     finally:
         standby.destroy()
         primary.destroy()
+
+
+@pytest.fixture
+def private_postgres(needs_services):
+    """A PostgreSQL of the test's own with the migrated schema, which the test may stop."""
+    require(PrivatePostgres.missing_reason(), REQUIRE_SERVICES)
+    node = PostgresNode()
+    try:
+        node.create()
+        node.load_schema_of(migrated_template())
+        yield node
+    finally:
+        node.destroy()

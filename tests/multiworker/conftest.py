@@ -14,7 +14,6 @@ import pytest
 from tests.support.servers import (
     Daphne,
     PostgresDatabase,
-    RedisServer,
     base_env,
     migrate,
 )
@@ -26,14 +25,6 @@ def postgres(needs_services):
     database = PostgresDatabase.migrated()
     yield database
     database.drop()
-
-
-@pytest.fixture
-def private_redis(needs_services, tmp_path):
-    """A redis-server of the test's own, which the test may stop and start again."""
-    server = RedisServer(tmp_path).start()
-    yield server
-    server.stop()
 
 
 class Cluster:
