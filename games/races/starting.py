@@ -13,10 +13,13 @@ are locked as a join locks them (an upgrade to a bot account waits for the join)
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import combinations
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -41,7 +44,9 @@ from games.races.seating import (
     refuse_taken_name,
     unranked_by_bot,
 )
+from games.ratings.selectors import pairs_rated_today
 
+PAIR_DAILY_CAP = "pair_daily_cap"  # why a race is unrated: the pair's rated races of the day
 GUEST_SUFFIXES = ("", *(f" {k}" for k in range(2, 10)))
 
 
@@ -90,6 +95,9 @@ def races_start(
     bots = {level: house_account(level) for level in levels}
     user_ids = [e.user.pk for lineup in lineups for e in lineup.entrants if e.user is not None]
     bot_accounts = accounts_join_as_bots(user_ids=[*user_ids, *(u.pk for u in bots.values())])
+    # Counted with the accounts locked: a race made for two of them on another worker at this
+    # moment is counted here, or counts this one (docs/protocol.md 6.2).
+    pairs = pairs_rated_today(user_ids=user_ids, now=now)
     clock = timezone.now()  # one countdown for the lot, whenever its pairs were drawn
     races: list[_Race | ServiceError] = []
     for lineup in lineups:
@@ -100,6 +108,8 @@ def races_start(
         )  # fmt: skip
         game = game_row(spec=spec)
         game.rated = lineup.bot is None
+        if game.rated:
+            _rate_within_daily_cap(game, lineup, pairs)
         try:
             race = _seat(game, lineup, bots.get(lineup.bot or ""), bot_accounts)
         except ServiceError as refused:
@@ -116,6 +126,17 @@ def races_start(
     )  # fmt: skip
     BotSeat.objects.bulk_create([race.bot_seat for race in made if race.bot_seat is not None])
     return [race if isinstance(race, ServiceError) else _started(race, now) for race in races]
+
+
+def _rate_within_daily_cap(game: Game, lineup: Lineup, pairs: Counter[tuple[int, int]]) -> None:
+    """Make the race unrated, and say why, when two of its accounts have had their day's
+    rated races together (docs/protocol.md 6.2); else count it in `pairs` for the lot's next."""
+    accounts = sorted({e.user.pk for e in lineup.entrants if e.user is not None})
+    together = list(combinations(accounts, 2))
+    if any(pairs[pair] >= settings.MINERACE["PAIR_RATED_PER_DAY"] for pair in together):
+        game.rated, game.unrated_because = False, PAIR_DAILY_CAP
+        return
+    pairs.update(together)
 
 
 def _seat(game: Game, lineup: Lineup, bot_user: Any, bot_accounts: set[int]) -> _Race:

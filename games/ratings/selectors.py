@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
 from typing import Any
@@ -146,6 +146,12 @@ def pairs_rated_today(
         game__created_at__gte=start,
         game__created_at__lt=end,
     ).values_list("game_id", "user_id")
+    return pairs_counted(rows)
+
+
+def pairs_counted(rows: Iterable[tuple[str, int]]) -> Counter[tuple[int, int]]:
+    """From (game, account) rows: in how many of the games each two accounts (lower id first)
+    were together."""
     by_game: dict[str, set[int]] = {}
     for game_id, user_id in rows:
         by_game.setdefault(game_id, set()).add(user_id)

@@ -79,6 +79,10 @@ class ArenaRace(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="races")
     created_at = models.DateTimeField()
     scored = models.BooleanField(default=False)
+    # False: its two accounts had raced each other PAIR_POINTS_PER_TOURNAMENT times in this
+    # tournament for points already; it scores nothing, as its `paired` frame said
+    # (docs/protocol.md 6.2, v1.3).
+    points = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"race {self.game_id} of {self.tournament_id}"

@@ -57,7 +57,8 @@ def race_points_write(game: Game, placed: list[Placed], now: datetime) -> list[E
         if p.player.user_id in entries
     ]
     # Past the end, or aborted (one click and a resignation, docs/protocol.md 6.2): no points.
-    counts = now < race.tournament.ends_at and not race_aborted(game)
+    # Nor past the pair's races for points in this tournament (6.2, said when it was paired).
+    counts = now < race.tournament.ends_at and race.points and not race_aborted(game)
     awards = race_awards(racers) if counts else None
     away = _dropped_for_absence(placed)
     for entry in entries.values():

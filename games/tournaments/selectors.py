@@ -9,6 +9,7 @@ stored rank that a mark or a race's end would have to keep in step.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,8 +21,9 @@ from games.accounts.models import Account
 from games.errors import ServiceError
 from games.fairplay.selectors import marked_user_ids
 from games.names import name_skeleton
+from games.ratings.selectors import pairs_counted
 from games.timefmt import iso
-from games.tournaments.models import Entry, Tournament
+from games.tournaments.models import ArenaRace, Entry, Tournament
 from games.tournaments.scoring import on_fire, standing_key
 
 PAGE_ROWS = 100
@@ -262,3 +264,15 @@ def player_tournaments(*, name: str) -> dict[str, Any]:
             continue  # a marked account has no standing
         out.append({**summary(entry.tournament, len(ranked)), "rank": rank, "points": entry.points})
     return {"name": name, "tournaments": out}
+
+
+def pairs_scored(*, tournament_id: str, user_ids: list[int]) -> Counter[tuple[int, int]]:
+    """For every two of these accounts (lower id first), how many races against each other in
+    this tournament were made to score points and were not aborted (docs/protocol.md 6.2)."""
+    rows = ArenaRace.objects.filter(
+        tournament_id=tournament_id,
+        points=True,
+        game__aborted_because="",
+        game__players__user_id__in=user_ids,
+    ).values_list("game_id", "game__players__user_id")
+    return pairs_counted(rows)

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from games.accounts.models import Account
 from games.accounts.selectors import account_kind
 from games.errors import ServiceError
 from games.events.delivery import outbox_put
@@ -37,6 +39,7 @@ from games.tournaments.models import ArenaRace, Entry, Tournament, Waiter
 from games.tournaments.pairing import Waiting, arena_pairs
 from games.tournaments.scoring import standing_key
 
+PAIR_TOURNAMENT_CAP = "pair_tournament_cap"  # why an arena race scores no points
 LEASE = timedelta(seconds=10)
 MAX_UPCOMING_PER_ACCOUNT = 3
 log = logging.getLogger(__name__)
@@ -224,9 +227,38 @@ def pair_races(
         }
         # Raced elsewhere, withdrawn, or being raced right now: not this time.
         free = [(rows[a], rows[b]) for a, b in pairs if a in rows and b in rows]
+        users = [e.user_id for pair in free for e in pair]
+        # In an undecided race of another arena, or being paired by one now: not this time.
+        stuck = busy_in_other_arenas(tournament_id=tournament.id, user_ids=users)
+        free = [(a, b) for a, b in free if a.user_id not in stuck and b.user_id not in stuck]
         stuck = _resign_decided(tournament, [e.user_id for pair in free for e in pair])
         free = [(a, b) for a, b in free if a.user_id not in stuck and b.user_id not in stuck]
         return _races_for(tournament, free, now, channels)
+
+
+def busy_in_other_arenas(*, tournament_id: str, user_ids: list[int]) -> set[int]:
+    """The accounts that one arena may not pair now, in the caller's transaction: those in a
+    race of another arena not yet decided (docs/protocol.md 6.2: one account is never in two
+    undecided races of different arenas at once), and those another transaction holds (a
+    pass of another arena pairing them at this moment). The others' account rows stay locked
+    until the caller commits, so no other arena's pass can pair them meanwhile."""
+    if not user_ids:
+        return set()
+    ids = sorted(set(user_ids))
+    Account.objects.bulk_create([Account(user_id=i) for i in ids], ignore_conflicts=True)
+    held = set(
+        Account.objects.select_for_update(skip_locked=True)
+        .filter(user_id__in=ids)
+        .order_by("user_id")
+        .values_list("user_id", flat=True)
+    )
+    elsewhere = (
+        Entry.objects.filter(user_id__in=held)
+        .exclude(tournament_id=tournament_id)
+        .exclude(game_id="")
+        .values_list("user_id", flat=True)
+    )
+    return (set(ids) - held) | set(elsewhere)
 
 
 def pair_race(
@@ -294,6 +326,9 @@ def _races_for(
     started = races_start(
         preset=tournament.preset, no_guess=tournament.no_guess, lineups=lineups, now=now
     )
+    scored = selectors.pairs_scored(
+        tournament_id=tournament.id, user_ids=[e.user_id for pair in pairs for e in pair]
+    )
     told: list[Paired] = []
     races: list[ArenaRace] = []
     busy: list[Entry] = []
@@ -302,9 +337,16 @@ def _races_for(
             log.warning("no race for entries %s: %s", (a.id, b.id), race)
             continue
         state = race.state
-        races.append(ArenaRace(game_id=state["id"], tournament=tournament, created_at=now))
+        pair = (min(a.user_id, b.user_id), max(a.user_id, b.user_id))
+        points = scored[pair] < settings.MINERACE["PAIR_POINTS_PER_TOURNAMENT"]
+        scored[pair] += points
+        races.append(
+            ArenaRace(game_id=state["id"], tournament=tournament, created_at=now, points=points)
+        )
         for entry, seat, other in ((a, race.seats[0], b), (b, race.seats[1], a)):
             frame = {"type": "paired", "game": state, "token": seat.token}
+            if not points:  # said before the race starts (docs/protocol.md 6.2)
+                frame.update(points=False, no_points_because=PAIR_TOURNAMENT_CAP)
             entry.game_id, entry.paired = state["id"], frame
             entry.last_opponent_id = other.user_id
             entry.updated_at = now

@@ -80,3 +80,34 @@ def test_two_passes_at_once_pair_each_player_once():
     entries = Entry.objects.filter(tournament=tournament)
     assert {e.game_id for e in entries} == set(Game.objects.values_list("id", flat=True))
     assert ArenaRace.objects.count() == 30
+
+
+def test_passes_of_two_arenas_at_once_put_nobody_in_two_undecided_races():
+    """docs/protocol.md 6.2 (v1.3): the same 40 accounts wait in two arenas whose passes run
+    at once (two workers): each account is in at most one race, of one arena or the other."""
+    first, second = arena(), arena(name="Second Arena")
+    users = joined_and_waiting(first, [f"q{k:03d}" for k in range(40)])
+    for index, user in enumerate(users):
+        services.tournament_join(tournament_id=second.id, user=user)
+        services.waiter_open(
+            channel=f"second.{user.username}", tournament_id=second.id, user=user,
+            address=f"10.0.0.{index + 1}",
+        )  # fmt: skip
+    start = threading.Barrier(2)
+
+    def a_pass(tournament_id: str):
+        start.wait()
+        return services.pair_pass(tournament_id=tournament_id)
+
+    results: list = []
+    errors: list = []
+    threads = [in_thread(lambda t=t: a_pass(t.id), results, errors) for t in (first, second)]
+    for thread in threads:
+        thread.join(120)
+    assert errors == []
+    for tournament in (first, second):
+        services.pair_pass(tournament_id=tournament.id)  # what either skipped: nobody twice
+    seats = list(Player.objects.values_list("user_id", flat=True))
+    assert len(seats) == len(set(seats)) > 0, "an account is in two arenas' races at once"
+    busy = Entry.objects.exclude(game_id="").values_list("user_id", flat=True)
+    assert sorted(busy) == sorted(seats)

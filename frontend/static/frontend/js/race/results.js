@@ -248,7 +248,8 @@ export class RaceResults {
     this.showAborted(game);
     const bbbv = results[0]?.bbbv;
     const noGuess = game.no_guess ? " · No guessing" : "";
-    const rated = game.rated ? " · Rated" : "";
+    const capped = game.unrated_because ? " · Not rated (3 a day per pair)" : "";
+    const rated = game.rated ? " · Rated" : capped;
     this.root.querySelector("#results-board").textContent =
       `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
     this.showNews(race, results);

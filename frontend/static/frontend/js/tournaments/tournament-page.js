@@ -142,7 +142,12 @@ function onMessage(message) {
     setToken(game.id, message.token);
     view.you = { ...view.you, game: game.id };
     showYou();
-    $("you-race").replaceChildren("Opponent found! Opening your race… ", raceLink(game.id, "open it"));
+    // Past the pair's races for points in this arena (docs/protocol.md 6.2): said first.
+    const note = message.points === false ? `${NO_POINTS} ` : "";
+    $("you-race").replaceChildren(
+      `Opponent found! ${note}Opening your race… `,
+      raceLink(game.id, "open it"),
+    );
     window.location.assign(raceLink(game.id, "").href);
   } else if (message.type === "finished") {
     view.tournament = { ...view.tournament, status: "finished" };
@@ -156,6 +161,8 @@ function onMessage(message) {
     showError(message.message);
   }
 }
+
+const NO_POINTS = "This race scores no points: you two have raced each other 3 times in this arena.";
 
 function showError(text) {
   const error = $("arena-error");
