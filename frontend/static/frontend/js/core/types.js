@@ -340,6 +340,8 @@
  * @property {"paired"} type
  * @property {GameState} game
  * @property {string} token
+ * @property {false} [points] false: this race scores no points (docs/protocol.md 6.2)
+ * @property {string} [no_points_because] why: "pair_tournament_cap"
  */
 /**
  * @typedef {object} TournamentFinishedFrame
