@@ -9,6 +9,7 @@ from games.daily import views as daily
 from games.edge import http
 from games.export import views as export
 from games.fairplay import views as fairplay
+from games.history import views as history
 from games.races import views as races
 from games.ratings import views as ratings
 from games.scores import views as scores
@@ -44,7 +45,7 @@ urlpatterns = [
     re_path(rf"^tournaments/{TOURNAMENT_ID}/join/$", tournaments.join),
     re_path(rf"^tournaments/{TOURNAMENT_ID}/withdraw/$", tournaments.withdraw),
     re_path(r"^players/(?P<name>.{1,64})/tournaments/$", tournaments.player_tournaments),
-    re_path(r"^players/(?P<name>.{1,64})/games/$", scores.player_games),
+    re_path(r"^players/(?P<name>.{1,64})/games/$", history.player_games),
     re_path(r"^players/(?P<name>.{1,64})/trend/$", scores.player_trend),
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
     re_path(r"^reports/$", fairplay.reports),

@@ -24,10 +24,5 @@ def player(request: HttpRequest, name: str) -> JsonResponse:
 
 
 @api_view("GET")
-def player_games(request: HttpRequest, name: str) -> JsonResponse:
-    return JsonResponse(history.player_games(name=name, query=request.GET))
-
-
-@api_view("GET")
 def player_trend(request: HttpRequest, name: str) -> JsonResponse:
     return JsonResponse(history.player_trend(name=name, query=request.GET))

@@ -1,13 +1,14 @@
 // @ts-check
 // The player page's view in its URL, so a filtered history can be linked and survives a
-// reload: ?preset=&variant=&mode=&result= filter the games (absent: any), &chart= picks the
+// reload: ?kind=&preset=&variant=&mode=&result= filter the games (absent: any; kind absent:
+// every game of an account, "ranked": the ranked ones), &chart= picks the
 // charts' board when it is not the filtered preset. The allowed values are the options of the
 // history form's selects (and the chart switch's radios), so the template is their one list.
 
 const form = /** @type {import("../core/types.js").NamedForm} */ (
   document.getElementById("history-filters")
 );
-export const FILTERS = ["preset", "variant", "mode", "result"];
+export const FILTERS = ["kind", "preset", "variant", "mode", "result"];
 
 /** The values a key may take: its select's options (and radios), "" meaning any. */
 function allowedValues(key) {
@@ -43,9 +44,16 @@ export function urlOf(view) {
   return text ? `?${text}` : window.location.pathname;
 }
 
-/** The filters of a view, as the games endpoint takes them. */
-export function filtersOf(view) {
-  return Object.fromEntries(FILTERS.map((key) => [key, view[key]]));
+/**
+ * The filters of a view, as the games endpoint takes them: for an account (`everyGame`) its
+ * every game unless "ranked" is asked (`kind` absent: the ranked games, the endpoint's first
+ * meaning); a guest name keeps only ranked games, so it never sends `kind`.
+ */
+export function filtersOf(view, everyGame = false) {
+  const filters = Object.fromEntries(FILTERS.map((key) => [key, view[key]]));
+  if (!everyGame || view.kind === "ranked") filters.kind = null;
+  else filters.kind = view.kind ?? "all";
+  return filters;
 }
 
 /** Show a view's filters in the form. */

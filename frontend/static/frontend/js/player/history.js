@@ -1,7 +1,8 @@
 // @ts-check
-// The player page's game history: every ranked game, newest first, 50 a page ("Load 50 more"
-// follows the answer's `next`), filtered as the URL says, with the games, wins and win rate of
-// the whole filtered set (the server's summary, not just the rows shown).
+// The player page's game history: an account's every finished game (a guest name's ranked
+// ones), newest first, 50 a page ("Load 50 more" follows the answer's `next`), each saying what
+// it counted for, filtered as the URL says, with the games, wins and win rate of the whole
+// filtered set (the server's summary, not just the rows shown).
 import { replayLink, tableCell, timeElement } from "../core/elements.js";
 import { DASH, fixed, presetLabel, seconds, STATUS_LABELS } from "../core/format.js";
 import { getPlayerGames } from "./api.js";
@@ -19,6 +20,7 @@ const summaryWins = document.getElementById("summary-wins");
 const summaryRate = document.getElementById("summary-win-rate");
 
 let name = "";
+let everyGame = false; // an account: its every game, not only the ranked ones
 let filters = {};
 let next = null;
 let total = 0;
@@ -53,6 +55,23 @@ export function winRateText(rate) {
   return rate === null || rate === undefined ? DASH : `${(rate * 100).toFixed(1)} %`;
 }
 
+const KIND_LABELS = {
+  solo: "Solo",
+  casual: "Casual race",
+  bot: "Race vs bot",
+  rated: "Rated race",
+  tournament: "Tournament",
+};
+const COUNT_LABELS = { leaderboard: "leaderboard", rating: "rating", tournament: "points" };
+
+/** What a game was and what it counted for: "Rated race · rating", "Race vs bot · not counted";
+ * a ranked game's row (a guest name's, or the "Ranked" filter) says "Ranked". */
+export function countedText(entry) {
+  if (!entry.kind) return "Ranked · leaderboard";
+  const counts = (entry.counted_for ?? []).map((what) => COUNT_LABELS[what] ?? what);
+  return `${KIND_LABELS[entry.kind] ?? entry.kind} · ${counts.length ? counts.join(", ") : "not counted"}`;
+}
+
 function historyRow(entry) {
   const tr = document.createElement("tr");
   tr.dataset.game = entry.game;
@@ -60,15 +79,18 @@ function historyRow(entry) {
   tr.dataset.preset = entry.preset;
   tr.dataset.variant = entry.variant ?? "classic";
   tr.dataset.mode = entry.mode;
+  tr.dataset.kind = entry.kind ?? "ranked";
+  tr.dataset.counted = (entry.counted_for ?? ["leaderboard"]).join(" ");
   const result = document.createElement("span");
   result.className = `result-tag result-${entry.status}`;
   result.textContent = STATUS_LABELS[entry.status] ?? entry.status;
-  const board = [presetLabel(entry.preset)];
+  const board = [entry.preset ? presetLabel(entry.preset) : `${entry.width}×${entry.height}`];
   if (entry.variant === "no_guess") board.push(" ", noGuessTag());
   tr.append(
     tableCell(board, "preset"),
     tableCell(entry.mode === "race" ? "Race" : "Solo", "mode"),
     tableCell(result, "status"),
+    tableCell(countedText(entry), "counted"),
     tableCell(seconds(entry.time_ms), "num time"),
     tableCell(fixed(entry.bbbv_per_s, 3), "num rate"),
     tableCell(entry.clicks, "num clicks"),
@@ -119,7 +141,7 @@ function clearRows() {
 /** Show the first page of the games a view's filters choose (a new view replaces the rows). */
 export async function showHistory(view) {
   const request = ++loading;
-  filters = filtersOf(view);
+  filters = filtersOf(view, everyGame);
   section.hidden = false;
   table.setAttribute("aria-busy", "true");
   more.disabled = true;
@@ -179,8 +201,11 @@ async function loadMore() {
   }
 }
 
-/** Set up the history of the player `playerName`. */
-export function startHistory(playerName) {
+/** Set up the history of the player `playerName`; an account (`account`) shows every game. */
+export function startHistory(playerName, account = false) {
   name = playerName;
+  everyGame = account;
+  document.getElementById("kind-field").hidden = !account;
+  document.getElementById("history-hint").hidden = !account;
   more.addEventListener("click", loadMore);
 }

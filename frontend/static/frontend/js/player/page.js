@@ -245,7 +245,7 @@ function go(view) {
   return apply(view);
 }
 
-function startControls() {
+function startControls(verified) {
   // Each change applies at once; Apply is for a page without scripts.
   applyButton.hidden = true;
   filterForm.addEventListener("change", (event) => {
@@ -276,7 +276,7 @@ function startControls() {
     pushView(chosen);
     showTrend(chosen, chartFallback);
   });
-  startHistory(page.dataset.name);
+  startHistory(page.dataset.name, verified);
   window.addEventListener("popstate", () => apply(viewFromUrl()));
 }
 
@@ -290,7 +290,7 @@ async function load() {
     show(player, seasons);
     status.hidden = true;
     chartFallback = usualPreset(player);
-    startControls();
+    startControls(player.verified === true);
     await apply(viewFromUrl());
   } catch (error) {
     if (error.status === 404) {
