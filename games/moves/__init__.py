@@ -4,7 +4,7 @@
     step.py     the rules and the engine: (game, player, move, now) -> MoveResult, no I/O
     store.py    the one write: conditional on the row the step was built on, finishing inside
     repeats.py  the answer to a move resent with an idempotency key already used
-    service.py  move_apply: read, step, write, retry on a lost row; the entry point
+    services.py move_apply: read, step, write, retry on a lost row; the entry point
     on_loop.py  move_play, for async code: the usual move on the event loop, the rest to
                 move_apply in a database thread
 

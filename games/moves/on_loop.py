@@ -35,7 +35,7 @@ from psycopg_pool import AsyncConnectionPool
 from games.engine import Move
 from games.errors import ServiceError
 from games.moves import store
-from games.moves.service import MoveOutcome, move_apply, move_settle
+from games.moves.services import MoveOutcome, move_apply, move_settle
 from games.moves.state import player_states, running_games
 from games.moves.step import MoveResult, move_step
 from games.runtime.db import concurrent_database, db_hot

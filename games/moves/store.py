@@ -206,7 +206,7 @@ def move_commit(
     retries), and everything runs inside it. Without one (PostgreSQL's first try), a common
     move is its one statement in autocommit, and a move that needs more opens its own."""
     if not in_transaction:
-        # The caller's choice (games.moves.service: PostgreSQL's first try); WRITE_MOVE's
+        # The caller's choice (games.moves.services: PostgreSQL's first try); WRITE_MOVE's
         # data-modifying WITH is PostgreSQL's only.
         assert connection.vendor == "postgresql", "in_transaction=False is for PostgreSQL"
         statement = one_statement(result, key)

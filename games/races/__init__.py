@@ -1,5 +1,6 @@
 """Races and games from creation to results.
 
+spec.py         what a game is made from (GameSpec), checked from a POST body
 lifecycle.py    use cases: create, join, resume, ready, leave, resign, rematch; bot seats
 seating.py      the lobby's rules, written once: seats, names, ready, the countdown
 lobbies.py      open lobbies per address, and closing the lobbies nobody is in

@@ -18,7 +18,6 @@ from games.accounts.selectors import account_kind
 from games.accounts.services import account_joins_as_bot, name_is_claimed
 from games.bots.house import house_account
 from games.bots.levels import LEVELS
-from games.edge.validation import GameSpec
 from games.errors import ServiceError
 from games.events.event import Event, to_everyone
 from games.models import (
@@ -44,6 +43,7 @@ from games.races.seating import (
     refuse_taken_name,
     unranked_by_bot,
 )
+from games.races.spec import GameSpec
 from games.races.vacancy import lobby_closed
 
 

@@ -13,10 +13,10 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.edge.validation import GameSpec
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus, Player
 from games.races.lifecycle import bot_race_create, game_create
+from games.races.spec import GameSpec
 from games.races.vacancy import closed_lobbies, lobby_closed
 
 log = logging.getLogger(__name__)

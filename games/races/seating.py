@@ -15,7 +15,6 @@ from django.conf import settings
 
 from games.boards.search import ng1_attempt_for
 from games.bots.models import BotSeat
-from games.edge.validation import GameSpec
 from games.engine import bbbv, generate_board, start_cell
 from games.engine.commitment import commitment
 from games.engine.noguess import board_seed
@@ -23,6 +22,7 @@ from games.errors import ServiceError
 from games.events.event import Event, to_everyone
 from games.models import Game, GameMode, GameStatus, Player, PlayerStatus
 from games.names import name_skeleton, names_clash
+from games.races.spec import GameSpec
 from games.timefmt import iso
 
 COUNTDOWN_FIELDS = ["safe_x", "safe_y", "bbbv", "status", "starts_at"]

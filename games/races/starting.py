@@ -26,7 +26,6 @@ from django.utils import timezone
 from games.accounts.services import accounts_join_as_bots
 from games.bots.house import house_account
 from games.bots.models import BotSeat
-from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Game, GameMode, Player, PlayerStatus
@@ -44,6 +43,7 @@ from games.races.seating import (
     refuse_taken_name,
     unranked_by_bot,
 )
+from games.races.spec import GameSpec
 from games.ratings.selectors import pairs_rated_today
 
 PAIR_DAILY_CAP = "pair_daily_cap"  # why a race is unrated: the pair's rated races of the day

@@ -7,11 +7,11 @@ from django.http import HttpRequest, JsonResponse
 
 from games.bots.levels import LEVELS
 from games.edge.http import api_view, check_create_rate, json_body
-from games.edge.validation import game_spec
 from games.errors import ServiceError
 from games.events.delivery import publish
 from games.races import lobbies, selectors
 from games.races.clock import game_tick
+from games.races.spec import game_spec
 
 
 @api_view("GET", "POST")

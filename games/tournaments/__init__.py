@@ -1,8 +1,7 @@
 """Arena tournaments (docs/protocol.md 7): a fixed time, race after race, points add up.
 
 models.py           tournaments, entries, the races they made, who is waiting now
-services.py         writes: create, join, withdraw, waiting connections, the pairing pass
-scoring_service.py  writes a race's points in the transaction that decides it
+services.py         writes: create, join, withdraw, waiting connections, pairing, a race's points
 selectors.py        reads: summaries, lists, a tournament's state and standings
 scoring.py          a race's points from its ranking alone (pure)
 pairing.py          who races whom (pure)

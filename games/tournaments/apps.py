@@ -14,7 +14,8 @@ class TournamentsConfig(AppConfig):
         from games.fairplay.counting import count_rule_register
         from games.races.deciding import decided_hook_register
         from games.races.extensions import berserk_rule_register, points_rule_register
-        from games.tournaments.scoring_service import is_arena_race, race_points_write
+        from games.tournaments.selectors import is_arena_race
+        from games.tournaments.services import race_points_write
 
         berserk_rule_register("tournament", is_arena_race)
         points_rule_register("tournament", is_arena_race)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from games.accounts.models import Account
 from games.errors import ServiceError
 from games.fairplay.selectors import marked_user_ids
+from games.models import Game
 from games.names import name_skeleton
 from games.ratings.selectors import pairs_counted
 from games.timefmt import iso
@@ -276,3 +277,8 @@ def pairs_scored(*, tournament_id: str, user_ids: list[int]) -> Counter[tuple[in
         game__players__user_id__in=user_ids,
     ).values_list("game_id", "game__players__user_id")
     return pairs_counted(rows)
+
+
+def is_arena_race(game: Game) -> bool:
+    """Was this race made by a tournament (berserk allowed, screened as counted)?"""
+    return ArenaRace.objects.filter(game_id=game.id).exists()

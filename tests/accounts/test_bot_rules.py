@@ -16,15 +16,15 @@ from config.asgi import application
 from games.accounts.models import Account
 from games.boards.stored import board_of
 from games.daily.models import DailyRun
-from games.edge.validation import GameSpec
 from games.engine import Reveal
 from games.errors import ServiceError
 from games.matchmaking.models import Seeker
 from games.models import Game, PersonalBest, Player, PlayerStatus, Score
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.names import name_skeleton
 from games.races import lifecycle
 from games.races.clock import game_tick
+from games.races.spec import GameSpec
 from games.ratings.models import Rating, RatingChange
 from games.scores.records import score_record
 from tests.accounts.support import (

@@ -3,12 +3,12 @@
 import pytest
 
 from games.boards.stored import board_of
-from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.engine.solver import Knowledge, solve
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle
 from games.races.clock import game_tick
+from games.races.spec import game_spec
 
 pytestmark = pytest.mark.django_db
 

@@ -69,7 +69,7 @@ def test_a_plan_carries_only_what_the_bots_own_sweep_shows(client, fast_bots):
 
     from django.utils import timezone
 
-    from games.moves.service import move_apply
+    from games.moves.services import move_apply
     from games.races import lifecycle
     from games.races.clock import game_tick
 
@@ -100,8 +100,8 @@ def test_a_plan_carries_only_what_the_bots_own_sweep_shows(client, fast_bots):
 
 async def test_a_race_against_a_bot_runs_to_its_end(fast_bots):
     from games.bots.levels import LEVELS
-    from games.edge.validation import game_spec
     from games.races.lifecycle import bot_race_create
+    from games.races.spec import game_spec
 
     spec = game_spec({"mode": "race", "preset": "beginner", "bot": "quick"}, bot_levels=LEVELS)
     game = await database_sync_to_async(bot_race_create)(spec=spec, level="quick")

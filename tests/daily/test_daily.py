@@ -16,7 +16,7 @@ from games.engine.commitment import commitment
 from games.engine.noguess import is_no_guess
 from games.errors import ServiceError
 from games.models import Game, Player
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle, selectors
 from games.ratings.models import Rating
 

@@ -10,11 +10,11 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from games.boards.stored import board_of
-from games.edge.validation import game_spec
 from games.engine import Board, Chord, Flag, Move, Reveal
 from games.models import Game
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle
+from games.races.spec import game_spec
 
 # Gaps between the clock's readings: within one event's byte, just over it, and over the
 # longest pause (65,535 ms), so the files carry every kind of time step.

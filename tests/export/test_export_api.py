@@ -9,11 +9,11 @@ import pytest
 from django.utils import timezone
 
 from games.boards.stored import board_of, sweep_of
-from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game
 from games.races import lifecycle
 from games.races.clock import game_tick
+from games.races.spec import game_spec
 from tests.export.play import Racer, SteppingClock, first_reveal, solo_game, solve, step_on_a_mine
 from tests.export.readback import Click, knowledge_of, read_evf
 
@@ -26,7 +26,7 @@ RACE_GAPS_MS = (37, 255, 256, 1_234, 3)  # a race's clock stops at 15 minutes
 def clock(monkeypatch):
     def install(gaps_ms=None):
         stepping = SteppingClock(gaps_ms) if gaps_ms else SteppingClock()
-        monkeypatch.setattr("games.moves.service.timezone", stepping)
+        monkeypatch.setattr("games.moves.services.timezone", stepping)
         return stepping
 
     return install

@@ -26,7 +26,7 @@ from games.fairplay import services
 from games.fairplay.models import Mark, Review, ReviewStatus
 from games.fairplay.services import Marked, account_mark
 from games.models import GameStatus, PersonalBest, Score
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.ratings.models import Rating, RatingChange, RatingRefund
 from tests.fairplay.marking import fake_rated_race, rated_at, rating_of
 from tests.fairplay.play import Clock, account, human, middle, ranked_solo

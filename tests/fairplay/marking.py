@@ -8,7 +8,7 @@ from datetime import datetime
 from games.boards.stored import board_of
 from games.engine import Reveal
 from games.models import Game, GameStatus, Player, PlayerStatus
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.names import name_skeleton
 from games.races import lifecycle
 from games.ratings.models import Rating, RatingChange

@@ -11,12 +11,12 @@ import django.utils.timezone
 from django.contrib.auth import get_user_model
 
 from games.boards.stored import board_of
-from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game, Player
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle
 from games.races.clock import game_tick
+from games.races.spec import game_spec
 
 # Pauses between clicks as a person makes them: quick runs through the obvious cells, a
 # stop to think now and then (median 365 ms, standard deviation over mean about 0.7).

@@ -13,15 +13,15 @@ from config import settings as server_settings
 from games.boards.stored import board_of
 from games.daily.selectors import daily_board
 from games.daily.services import run_create, today
-from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.errors import ServiceError
 from games.fairplay.models import Review, ReviewStatus
 from games.fairplay.screening import Thresholds
 from games.fairplay.services import review_clear, thresholds
 from games.models import BestKind, Game, PersonalBest, Player, Score
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle
+from games.races.spec import game_spec
 from games.ratings.models import RatingChange
 from games.scores import history, leaderboards
 from tests.fairplay.play import (

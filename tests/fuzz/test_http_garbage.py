@@ -15,9 +15,9 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 from hypothesis import assume, given, note
 
-from games.edge.validation import game_spec
 from games.models import Game, GameStatus
 from games.races import lifecycle
+from games.races.spec import game_spec
 from tests.fuzz import known_bugs
 from tests.fuzz.budget import fuzz_settings
 from tests.fuzz.edge_http import assert_documented, creates_game, request

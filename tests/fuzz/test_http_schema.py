@@ -17,8 +17,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games.edge.validation import game_spec
 from games.models import Game, GameStatus
+from games.races.spec import game_spec
 from tests.fuzz import known_bugs
 from tests.fuzz.budget import COUNTS, fuzz_settings
 from tests.fuzz.edge_http import SPEC_PATH, Answer, assert_documented, creates_game

@@ -58,11 +58,11 @@ def boards_alive() -> int:
 
 def play_one(index: int, args: argparse.Namespace, rng: random.Random) -> None:
     """Create, join and play one game: the first reveal fixes the board, then safe reveals."""
-    from games.edge.validation import GameSpec
     from games.engine import Reveal, generate_board
     from games.engine.board import MINE
-    from games.moves.service import move_apply
+    from games.moves.services import move_apply
     from games.races import lifecycle
+    from games.races.spec import GameSpec
 
     width, height = args.width, args.height
     if args.vary_size:

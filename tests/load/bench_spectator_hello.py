@@ -35,13 +35,13 @@ def run(moves: int, recent: int, hellos: int) -> None:
     from django.db.models import OuterRef, Subquery
     from django.utils import timezone
 
-    from games.edge.validation import game_spec
     from games.engine import Flag, Reveal
     from games.models import Move, SweepSnapshot
-    from games.moves.service import move_apply
+    from games.moves.services import move_apply
     from games.play.welcome import welcome_view
     from games.races import lifecycle
     from games.races.clock import game_tick
+    from games.races.spec import game_spec
 
     game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
     racers = [lifecycle.player_join(game_id=game.id, name=f"racer{k}").player for k in range(5)]

@@ -41,11 +41,11 @@ def race_mover() -> str:
     """A running expert race of two racers whose first one has opened the start."""
     from django.utils import timezone
 
-    from games.edge.validation import game_spec
     from games.engine import Reveal
-    from games.moves.service import move_apply
+    from games.moves.services import move_apply
     from games.races import lifecycle
     from games.races.clock import game_tick
+    from games.races.spec import game_spec
 
     game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
     players = [lifecycle.player_join(game_id=game.id, name=n).player for n in ("a", "b")]
@@ -104,7 +104,7 @@ def flag(k: int):
 
 def loop_ways(mover: str) -> dict[str, Callable[[int], Awaitable[object]]]:
     """The ways a worker writes a move from its event loop, as `await way(k)`."""
-    from games.moves.service import move_apply
+    from games.moves.services import move_apply
     from games.runtime.db import db_hot
 
     async def thread(k: int) -> object:
@@ -126,8 +126,8 @@ def loop_ways(mover: str) -> dict[str, Callable[[int], Awaitable[object]]]:
 
 def service_ways(mover: str) -> dict[str, Callable[[int], object]]:
     """The service called in this thread, as `way(k)`."""
-    from games.moves import service
-    from games.moves.service import move_apply
+    from games.moves import services
+    from games.moves.services import move_apply
     from games.moves.state import player_states
 
     def kept(k: int) -> object:
@@ -138,14 +138,14 @@ def service_ways(mover: str) -> dict[str, Callable[[int], object]]:
         return move_apply(player_id=mover, move=flag(k))
 
     def in_transaction(k: int) -> object:
-        autocommit_first = getattr(service, "concurrent_database", None)
+        autocommit_first = getattr(services, "concurrent_database", None)
         if autocommit_first is None:  # before issue 23 every try was in a transaction
             return move_apply(player_id=mover, move=flag(k))
-        service.concurrent_database = lambda: False
+        services.concurrent_database = lambda: False
         try:
             return move_apply(player_id=mover, move=flag(k))
         finally:
-            service.concurrent_database = autocommit_first
+            services.concurrent_database = autocommit_first
 
     return {"service": kept, "row read": row_read, "transaction": in_transaction}
 
@@ -191,7 +191,7 @@ def run(moves: int, profile: bool) -> None:
 
 def profile_service(mover: str, moves: int) -> None:
     from games.engine import Flag
-    from games.moves.service import move_apply
+    from games.moves.services import move_apply
 
     profiler = cProfile.Profile()
     profiler.enable()

@@ -26,7 +26,7 @@ from games.engine.codec import decode
 from games.models import Game, GameMode, GameStatus, Move, Player, Score
 from games.moves import on_loop, store
 from games.moves.on_loop import move_play
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.moves.state import player_states, running_games
 from tests.support.on_postgres import assert_on_postgres
 

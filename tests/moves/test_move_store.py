@@ -18,7 +18,7 @@ from games.engine import Sweep, generate_board, move_from_action, start_cell
 from games.engine.codec import decode, encode
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus, Move, Player, Score
-from games.moves import service
+from games.moves import services
 from games.moves.state import player_states
 from games.races import finishing
 
@@ -93,7 +93,7 @@ def test_moves_update_the_row_and_append_to_the_log_in_order():
     _game, [player] = running_race()
     moves = [OPENING, A_FLAG, A_LATER_REVEAL]
     for seq, move in enumerate(moves, start=1):
-        outcome = service.move_apply(player_id=player.id, move=move)
+        outcome = services.move_apply(player_id=player.id, move=move)
         assert (outcome.cells["seq"], outcome.cells["status"]) == (seq, "playing")
         assert [e.kind for e in outcome.events] == ["move"]
 
@@ -111,16 +111,16 @@ def test_a_write_that_lost_its_row_to_the_clock_changes_nothing(monkeypatch):
     """The clock makes the racer dnf between the step and the write: the write must not apply,
     and the next step reads the final status and refuses."""
     _game, [player] = running_race()
-    step = service.move_step
+    step = services.move_step
 
     def step_then_clock_strikes(*args):
         result = step(*args)
         Player.objects.filter(pk=player.id).update(status="dnf")
         return result
 
-    monkeypatch.setattr(service, "move_step", step_then_clock_strikes)
+    monkeypatch.setattr(services, "move_step", step_then_clock_strikes)
     with pytest.raises(ServiceError) as refused:
-        service.move_apply(player_id=player.id, move=OPENING)
+        services.move_apply(player_id=player.id, move=OPENING)
     assert refused.value.code == "not_running"
     assert row(player.id)[:2] == ("dnf", 0)
     assert logged(player.id) == []
@@ -128,9 +128,9 @@ def test_a_write_that_lost_its_row_to_the_clock_changes_nothing(monkeypatch):
 
 def test_a_write_that_lost_its_row_to_another_move_is_stepped_again_on_top_of_it(monkeypatch):
     game, [player] = running_race()
-    service.move_apply(player_id=player.id, move=OPENING)
+    services.move_apply(player_id=player.id, move=OPENING)
     after_other = replayed(OPENING, A_FLAG)
-    step, calls = service.move_step, []
+    step, calls = services.move_step, []
 
     def step_while_another_connection_moves(*args):
         calls.append(args[1].moves_count)  # the seq the step was built on
@@ -138,8 +138,8 @@ def test_a_write_that_lost_its_row_to_another_move_is_stepped_again_on_top_of_it
             played_elsewhere(player.id, game.id, 2, A_FLAG, after_other)
         return step(*args)
 
-    monkeypatch.setattr(service, "move_step", step_while_another_connection_moves)
-    again = service.move_apply(player_id=player.id, move=A_LATER_REVEAL)
+    monkeypatch.setattr(services, "move_step", step_while_another_connection_moves)
+    again = services.move_apply(player_id=player.id, move=A_LATER_REVEAL)
     assert calls == [1, 2]  # built on seq 1, lost, built again on the fresh row
     assert again.cells["seq"] == 3
     assert [seq for seq, *_ in logged(player.id)] == [1, 2, 3]
@@ -150,12 +150,12 @@ def test_a_write_that_lost_its_row_to_another_move_is_stepped_again_on_top_of_it
 
 def test_a_state_this_process_wrote_is_not_trusted_once_the_row_has_moved_on():
     game, [player] = running_race()
-    service.move_apply(player_id=player.id, move=OPENING)
+    services.move_apply(player_id=player.id, move=OPENING)
     assert player_states.get(player.id).moves_count == 1  # kept for the next move
     after_other = replayed(OPENING, A_FLAG)
     played_elsewhere(player.id, game.id, 2, A_FLAG, after_other)
 
-    again = service.move_apply(player_id=player.id, move=A_LATER_REVEAL)
+    again = services.move_apply(player_id=player.id, move=A_LATER_REVEAL)
     assert again.cells["seq"] == 3
     after_other.apply(A_LATER_REVEAL)
     assert decode(row(player.id)[2], W, H) == after_other.state
@@ -164,8 +164,8 @@ def test_a_state_this_process_wrote_is_not_trusted_once_the_row_has_moved_on():
 
 def test_a_losing_move_writes_the_score_finished_and_game_over_with_the_move():
     game, [player] = running_race()
-    service.move_apply(player_id=player.id, move=OPENING)
-    outcome = service.move_apply(player_id=player.id, move=A_MINE)
+    services.move_apply(player_id=player.id, move=OPENING)
+    outcome = services.move_apply(player_id=player.id, move=A_MINE)
     assert [e.kind for e in outcome.events] == ["move", "finished", "decided", "game_over"]
     assert outcome.cells["status"] == "lost"
     assert row(player.id)[:2] == ("lost", 2)
@@ -177,14 +177,14 @@ def test_a_losing_move_writes_the_score_finished_and_game_over_with_the_move():
 def test_a_finish_that_fails_leaves_no_trace_of_the_move(monkeypatch):
     """Scoring runs in the move's transaction: if it fails, the move was never played."""
     _game, [player] = running_race()
-    service.move_apply(player_id=player.id, move=OPENING)
+    services.move_apply(player_id=player.id, move=OPENING)
 
     def scoring_fails(**_kwargs):
         raise RuntimeError("the score table is gone")
 
     monkeypatch.setattr(finishing, "score_record", scoring_fails)
     with pytest.raises(RuntimeError):
-        service.move_apply(player_id=player.id, move=A_MINE)
+        services.move_apply(player_id=player.id, move=A_MINE)
     assert row(player.id)[:2] == ("playing", 1)
     assert logged(player.id) == [(1, "reveal", *START)]
     assert not Score.objects.filter(player=player).exists()
@@ -192,12 +192,12 @@ def test_a_finish_that_fails_leaves_no_trace_of_the_move(monkeypatch):
 
 def test_the_first_of_two_racers_to_finish_does_not_end_the_race():
     game, [alice, bob] = running_race(racers=2)
-    service.move_apply(player_id=alice.id, move=OPENING)
-    outcome = service.move_apply(player_id=alice.id, move=A_MINE)
+    services.move_apply(player_id=alice.id, move=OPENING)
+    outcome = services.move_apply(player_id=alice.id, move=A_MINE)
     assert [e.kind for e in outcome.events] == ["move", "finished"]
     game.refresh_from_db()
     assert game.status == GameStatus.RUNNING
-    last = service.move_apply(player_id=bob.id, move=A_MINE)
+    last = services.move_apply(player_id=bob.id, move=A_MINE)
     assert [e.kind for e in last.events] == ["move", "finished", "decided", "game_over"]
 
 
@@ -206,9 +206,9 @@ def test_a_solo_first_reveal_starts_the_game_in_the_same_write():
                                seed=SEED, seed_commitment="")  # fmt: skip
     player = Player.objects.create(game=game, name="solo", name_key="solo", token_hash=game.id,
                                    status="playing")  # fmt: skip
-    flag = service.move_apply(player_id=player.id, move=move_from_action("flag", 0, 0))
+    flag = services.move_apply(player_id=player.id, move=move_from_action("flag", 0, 0))
     assert [e.kind for e in flag.events] == ["move"]
-    outcome = service.move_apply(player_id=player.id, move=move_from_action("reveal", 8, 8))
+    outcome = services.move_apply(player_id=player.id, move=move_from_action("reveal", 8, 8))
     assert [e.kind for e in outcome.events] == ["started", "move"]
     game.refresh_from_db()
     assert (game.status, game.safe_cell) == (GameStatus.RUNNING, (8, 8))
@@ -221,10 +221,10 @@ def test_a_solo_first_reveal_starts_the_game_in_the_same_write():
 def test_an_unknown_player_or_a_cell_off_the_board_is_refused_and_changes_nothing():
     _game, [player] = running_race()
     with pytest.raises(ServiceError) as unknown:
-        service.move_apply(player_id="nobody", move=OPENING)
+        services.move_apply(player_id="nobody", move=OPENING)
     assert unknown.value.code == "not_a_player"
     with pytest.raises(ServiceError) as off:
-        service.move_apply(player_id=player.id, move=move_from_action("reveal", W, 0))
+        services.move_apply(player_id=player.id, move=move_from_action("reveal", W, 0))
     assert off.value.code == "bad_cell"
     assert row(player.id)[:2] == ("playing", 0)
     assert logged(player.id) == []
@@ -234,22 +234,22 @@ def test_a_move_after_the_time_limit_is_refused(settings):
     _game, [player] = running_race()
     settings.MINERACE = {**settings.MINERACE, "RACE_TIME_LIMIT_S": 1}  # started 5 s ago
     with pytest.raises(ServiceError) as late:
-        service.move_apply(player_id=player.id, move=OPENING)
+        services.move_apply(player_id=player.id, move=OPENING)
     assert late.value.code == "not_running"
     assert logged(player.id) == []
 
 
 def test_a_keyed_move_sent_again_writes_nothing_and_repeats_the_first_answer():
     _game, [player] = running_race()
-    first = service.move_apply(player_id=player.id, move=OPENING, key="open")
-    service.move_apply(player_id=player.id, move=A_FLAG, key="flag")
-    again = service.move_apply(player_id=player.id, move=OPENING, key="open")
+    first = services.move_apply(player_id=player.id, move=OPENING, key="open")
+    services.move_apply(player_id=player.id, move=A_FLAG, key="flag")
+    again = services.move_apply(player_id=player.id, move=OPENING, key="open")
     assert (again.repeated, again.events, again.cells) == (True, [], first.cells)
     assert row(player.id)[1] == 2
     keys = Move.objects.filter(player_id=player.id).order_by("seq")
     assert list(keys.values_list("idempotency_key", flat=True)) == ["open", "flag"]
     with pytest.raises(ServiceError) as other:
-        service.move_apply(player_id=player.id, move=A_LATER_REVEAL, key="flag")
+        services.move_apply(player_id=player.id, move=A_LATER_REVEAL, key="flag")
     assert other.value.code == "bad_message"
     assert row(player.id)[1] == 2
 
@@ -258,7 +258,7 @@ def test_a_keyed_move_another_worker_wrote_meanwhile_is_answered_not_applied(mon
     """The same keyed move, sent twice, lands on two workers: the other one writes first, so
     this write loses its row, and the locked retry finds the key instead of playing again."""
     game, [player] = running_race()
-    step, calls = service.move_step, []
+    step, calls = services.move_step, []
 
     def step_while_the_other_worker_writes(*args):
         calls.append(args[1].moves_count)
@@ -267,8 +267,8 @@ def test_a_keyed_move_another_worker_wrote_meanwhile_is_answered_not_applied(mon
             Move.objects.filter(player_id=player.id, seq=1).update(idempotency_key="open")
         return step(*args)
 
-    monkeypatch.setattr(service, "move_step", step_while_the_other_worker_writes)
-    outcome = service.move_apply(player_id=player.id, move=OPENING, key="open")
+    monkeypatch.setattr(services, "move_step", step_while_the_other_worker_writes)
+    outcome = services.move_apply(player_id=player.id, move=OPENING, key="open")
     assert calls == [0] and outcome.repeated
     assert (outcome.cells["seq"], outcome.cells["cells"][0]) == (1, [*START, 0])
     assert logged(player.id) == [(1, "reveal", *START)]
@@ -278,15 +278,15 @@ def test_a_key_the_check_missed_is_stopped_by_the_unique_index(monkeypatch):
     """Should the key check ever miss a committed key, the log's unique (player, key) index
     refuses the second write, and the retry answers with the first."""
     _game, [player] = running_race()
-    first = service.move_apply(player_id=player.id, move=A_FLAG, key="flag")
-    read, reads = service.store.read_keyed_move, []
+    first = services.move_apply(player_id=player.id, move=A_FLAG, key="flag")
+    read, reads = services.store.read_keyed_move, []
 
     def misses_once(player_id, key):
         reads.append(key)
         return None if len(reads) == 1 else read(player_id, key)
 
-    monkeypatch.setattr(service.store, "read_keyed_move", misses_once)
-    again = service.move_apply(player_id=player.id, move=A_FLAG, key="flag")
+    monkeypatch.setattr(services.store, "read_keyed_move", misses_once)
+    again = services.move_apply(player_id=player.id, move=A_FLAG, key="flag")
     assert (again.repeated, again.cells) == (True, first.cells)
     assert len(reads) == 2 and row(player.id)[1] == 1
     assert logged(player.id) == [(1, "flag", A_FLAG.x, A_FLAG.y)]

@@ -10,11 +10,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.accounts.models import AccountName
-from games.edge.validation import game_spec
 from games.errors import ServiceError
 from games.models import PersonalBest, Player, Score
 from games.names import name_skeleton
 from games.races import lifecycle
+from games.races.spec import game_spec
 from games.scores import leaderboards
 from tests.scores.play import fake_finish, play_solo
 

@@ -9,8 +9,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.edge.validation import game_spec
 from games.races import lifecycle
+from games.races.spec import game_spec
 
 ORIGIN = [(b"origin", b"http://localhost")]
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engine import move_from_action
 from games.models import Move, SweepSnapshot
-from games.moves import service
+from games.moves import services
 from games.moves.store import SNAPSHOT_EVERY
 from games.play.welcome import welcome_view
 from tests.moves.test_move_store import BOARD, OPENING, SAFE, replayed, running_race
@@ -29,13 +29,13 @@ def test_the_view_replays_from_the_last_snapshot_before_the_cutoff(settings):
         for k in range(3 * SNAPSHOT_EVERY + 5)
     ]
     for move in moves:
-        service.move_apply(player_id=alice.id, move=move)
+        services.move_apply(player_id=alice.id, move=move)
     long_ago = timezone.now() - timedelta(seconds=60)
     Move.objects.filter(player=alice).update(created_at=long_ago)
     SweepSnapshot.objects.filter(player=alice).update(created_at=long_ago)
     recent = [move_from_action("flag", *FLAG_CELLS[0]) for _ in range(3)]
     for move in recent:
-        service.move_apply(player_id=alice.id, move=move)
+        services.move_apply(player_id=alice.id, move=move)
     assert SweepSnapshot.objects.filter(player=alice).count() == 3
     last_snapshot = 3 * SNAPSHOT_EVERY
     Move.objects.filter(

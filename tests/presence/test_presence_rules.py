@@ -10,13 +10,13 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 
 from games.bots.levels import LEVELS
-from games.edge.validation import game_spec
 from games.models import Game, Player
 from games.play import presence_pass as pass_module
 from games.play.presence_pass import leases_trusted, presence_pass
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
 from games.races import lifecycle, selectors
+from games.races.spec import game_spec
 from games.timefmt import iso
 from tests.play.helpers import Client, create_game, player, spectator
 from tests.play.race_helpers import race, start

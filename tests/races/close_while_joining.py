@@ -17,9 +17,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games.edge.validation import game_spec
 from games.models import Game, Player
 from games.races import lifecycle, lobbies, seating
+from games.races.spec import game_spec
 from tests.support.on_postgres import WAITING_FOR_A_LOCK, assert_on_postgres, in_thread
 from tests.support.waiting import wait_until
 

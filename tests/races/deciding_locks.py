@@ -20,13 +20,13 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from games.boards.stored import board_of
-from games.edge.validation import game_spec
 from games.engine import Board, Reveal
 from games.models import Game
 from games.moves import store
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle
 from games.races.clock import game_tick
+from games.races.spec import game_spec
 from games.ratings.models import RatingChange
 
 # Row locks: PostgreSQL only. Not collected by the suite (no test_ prefix): it runs there, in

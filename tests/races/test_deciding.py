@@ -9,13 +9,13 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.boards.stored import board_of
-from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import deciding, lifecycle
 from games.races.clock import game_tick
 from games.races.serializers import game_public
+from games.races.spec import game_spec
 from games.ratings.models import Rating, RatingChange
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_move_caches")]

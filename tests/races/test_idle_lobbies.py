@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.edge.validation import game_spec
 from games.errors import ServiceError
 from games.models import Game, Player
 from games.races import lifecycle, lobbies
+from games.races.spec import game_spec
 from tests.races.test_games_api import assert_error, post
 
 pytestmark = pytest.mark.django_db

@@ -18,12 +18,12 @@ from django.utils import timezone
 
 from games.accounts.models import Account
 from games.bots.models import BotSeat
-from games.edge.validation import GameSpec
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
 from games.models import Game, Player
 from games.presence.models import PlayerPresence
 from games.races import lifecycle, selectors
+from games.races.spec import GameSpec
 from games.races.starting import Entrant, Lineup, races_start
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from django.contrib.auth import get_user_model
 
 from games.accounts.models import AccountName
-from games.edge.validation import game_spec
 from games.models import Game, GameStatus
 from games.names import name_skeleton
 from games.races import lifecycle
+from games.races.spec import game_spec
 from games.ratings.models import Rating
 from games.ratings.scale import display
 from games.ratings.services import race_rate

@@ -6,7 +6,7 @@ import pytest
 
 from games.engine import Reveal
 from games.models import Game
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle
 from games.races.aborting import board_changes
 from games.races.serializers import game_public

@@ -9,13 +9,13 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.boards.stored import board_of
-from games.edge.validation import game_spec
 from games.engine import Flag, Reveal
 from games.models import Game
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races import lifecycle
 from games.races.clock import game_tick
 from games.races.serializers import game_public
+from games.races.spec import game_spec
 from games.ratings.models import Rating
 from games.ratings.scale import display
 

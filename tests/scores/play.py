@@ -7,12 +7,12 @@ from datetime import datetime
 from django.utils import timezone
 
 from games.boards.stored import board_of
-from games.edge.validation import game_spec
 from games.engine import Reveal
 from games.models import Game, GameStatus, Player, PlayerStatus
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.names import name_skeleton
 from games.races import lifecycle
+from games.races.spec import game_spec
 from games.scores.records import score_record
 
 

@@ -77,7 +77,7 @@ def test_removing_a_score_recomputes_the_best():
 
 def game_over_rows(monkeypatch, **play) -> list[dict]:
     """Play a solo game through the services and return its game_over results."""
-    from games.moves.service import move_apply
+    from games.moves.services import move_apply
     from tests.scores.play import play_solo
 
     events = []

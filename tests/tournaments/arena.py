@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.boards.stored import board_of
 from games.engine import Flag, Reveal
 from games.models import Game, Player
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.races.clock import game_tick
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament

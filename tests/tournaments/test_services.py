@@ -170,7 +170,7 @@ def test_berserk_during_the_countdown_refuses_flags_and_adds_a_point_to_a_win():
 
 
 def test_berserk_is_for_tournament_races_only():
-    from games.edge.validation import game_spec
+    from games.races.spec import game_spec
 
     game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "beginner"}))
     player = lifecycle.player_join(game_id=game.id, name="solo").player
