@@ -4,7 +4,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ from games.races import timers
 from tests.play.helpers import Client, cell_map, create_game, spectator
 from tests.play.race_helpers import SEED, race, race_board, solve, start
 from tests.support.waiting import async_wait_until
+from tests.support.wsclient import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -366,26 +367,24 @@ async def test_a_late_countdown_does_not_cut_off_the_start(settings):
     game_id, (alice, bob), _ = await race()
     layer = get_channel_layer()
 
-    async def until(client: Client, kind: str) -> dict:
-        while (frame := await client.recv(timeout=3))["type"] != kind:
-            assert frame["type"] == "ready", frame
-        return frame
+    def next_of(client: Client, kind: str) -> Awaitable[dict]:
+        return until(lambda: client.recv(timeout=3), kind, passing=("ready",))
 
     with started_held(layer) as (publishing, release):
         for client in (alice, bob):
             assert (await client.request({"type": "ready"}))["type"] == "ready"
-        countdown = await until(alice, "countdown")
-        await until(bob, "countdown")
+        countdown = await next_of(alice, "countdown")
+        await next_of(bob, "countdown")
         await asyncio.wait_for(publishing.wait(), 5)
         late = {"type": "game.event", "kind": "countdown", "origin": None,
                 "payload": {k: v for k, v in countdown.items() if k != "type"}}  # fmt: skip
         for channel in list(layer.groups[f"game.{game_id}"]):
             await layer.send(channel, late)
         for client in (alice, bob):  # each took it, and kept the timer set for that moment
-            await until(client, "countdown")
+            await next_of(client, "countdown")
         release.set()
         for client in (alice, bob):
-            await until(client, "started")
+            await next_of(client, "started")
     await alice.close()
     await bob.close()
 

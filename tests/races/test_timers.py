@@ -2,6 +2,7 @@
 a deadline heard again keeps the timer already set for it."""
 
 import asyncio
+from collections.abc import Awaitable
 from datetime import timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from tests.play.helpers import Client, spectator
 from tests.play.race_helpers import race, start
 from tests.support.held_step import HeldStep
 from tests.support.waiting import async_wait_until
+from tests.support.wsclient import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,10 +78,9 @@ async def late_countdown(game_id: str, payload: dict) -> None:
         await layer.send(channel, event)
 
 
-async def until(client: Client, kind: str) -> dict:
-    while (frame := await client.recv(timeout=3))["type"] != kind:
-        assert frame["type"] in ("ready", "joined"), frame
-    return frame
+def next_of(client: Client, kind: str) -> Awaitable[dict]:
+    """The next `kind` frame of a racer, past the lobby's `ready` and `joined`."""
+    return until(lambda: client.recv(timeout=3), kind, passing=("ready", "joined"))
 
 
 async def test_a_late_countdown_keeps_the_start_timer_set_for_its_moment(settings, monkeypatch):
@@ -88,8 +89,8 @@ async def test_a_late_countdown_keeps_the_start_timer_set_for_its_moment(setting
     game_id, clients, _ = await race()
     for client in clients:
         assert (await client.request({"type": "ready"}))["type"] == "ready"
-    countdown = await until(clients[0], "countdown")
-    await until(clients[1], "countdown")
+    countdown = await next_of(clients[0], "countdown")
+    await next_of(clients[1], "countdown")
     starts_at = parse_datetime(countdown["starts_at"])
     first = await async_wait_until(
         lambda: len(set_.at(starts_at)) == 2 and set_.at(starts_at),
@@ -97,7 +98,7 @@ async def test_a_late_countdown_keeps_the_start_timer_set_for_its_moment(setting
     )
     await late_countdown(game_id, {k: v for k, v in countdown.items() if k != "type"})
     for client in clients:  # it was noted before it was sent on
-        await until(client, "countdown")
+        await next_of(client, "countdown")
     assert set_.at(starts_at) == first  # no timer set again ...
     assert not any(task.done() for task in first)  # ... and none cut short: still waiting
     for client in clients:
@@ -114,7 +115,7 @@ async def test_a_countdown_heard_after_the_start_sets_no_start_timer(settings, m
     starts_at = parse_datetime(started["started_at"])  # the countdown's end
     await late_countdown(game_id, {"starts_at": started["started_at"], "start": started["start"]})
     for client in [*clients, watcher]:
-        await until(client, "countdown")
+        await next_of(client, "countdown")
     assert set_.at(starts_at) == []
     for client in [*clients, watcher]:
         await client.close()

@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
 from games.edge.frames import DAPHNE_MESSAGE_BYTES
+
+
+async def until(
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    kind: str,
+    *,
+    passing: Collection[str] | None = None,
+) -> dict[str, Any]:
+    """Read frames with `receive` until one of type `kind` arrives, and return it: the one wait
+    for a frame, whatever the client (WsClient, a Channels communicator, tests/play's Client).
+    With `passing`, each frame read before it must be of one of those types (AssertionError
+    naming the frame otherwise)."""
+    while (frame := await receive())["type"] != kind:
+        if passing is not None:
+            assert frame["type"] in passing, frame
+    return frame
 
 
 class WsClient:
@@ -56,10 +73,7 @@ class WsClient:
 
     async def until(self, kind: str, timeout: float = 5) -> dict[str, Any]:
         """Read frames until one of this type arrives."""
-        while True:
-            frame = await self.recv(timeout)
-            if frame["type"] == kind:
-                return frame
+        return await until(lambda: self.recv(timeout), kind)
 
     async def close(self) -> None:
         if self.ws is not None:

@@ -18,6 +18,7 @@ from games.races import timers
 from games.tournaments import consumers, services
 from games.tournaments.models import Entry, Tournament, Waiter
 from tests.play.helpers import ORIGIN, Client
+from tests.support.wsclient import until
 from tests.tournaments.arena import account, arena
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,10 +60,7 @@ class Watching:
         return await self.ws.receive_json_from(timeout=5)
 
     async def until(self, kind: str, timeout: float = 10) -> dict:
-        while True:
-            frame = await self.ws.receive_json_from(timeout=timeout)
-            if frame["type"] == kind:
-                return frame
+        return await until(lambda: self.ws.receive_json_from(timeout=timeout), kind)
 
 
 async def test_a_guest_watches_welcome_ping_and_the_errors():
