@@ -4,7 +4,7 @@ The rooms, from the top down (docs/architecture.md draws the layers; import-lint
 
     urls.py        /api/ routes to each room's views, admin.py moderation, management/ commands
     tournaments/ matchmaking/ fairplay/ daily/ ratings/ bots/ presence/ analysis/ export/
-    scores/ accounts/
+    scores/ accounts/ history/
                    one capability each: its models, services (writes), selectors (reads), views
     play/          the WebSocket edge of a game: consumers, frames, welcome, spectators
     races/         a race from creation to results: lifecycle, clock, deciding, finishing

@@ -10,11 +10,11 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.edge.validation import game_spec
 from games.history import selectors
 from games.history.kinds import COUNTS, KINDS, Facts, counted_for, kind_of
 from games.models import Game, GameStatus, Player, PlayerStatus
 from games.races import lifecycle
+from games.races.spec import game_spec
 from games.ratings.models import RatingChange
 from games.scores.records import score_record
 from games.tournaments.models import ArenaRace, Tournament
