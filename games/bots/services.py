@@ -1,5 +1,5 @@
 """The steps a bot's driver takes, each a short transaction (a bot is seated by the race
-lifecycle's bot_join, and driven by games/play/bot_driver.py).
+lifecycle's bot_join, and driven by games/worker/bots.py).
 
 A bot's seat is leased by one worker at a time (BotSeat.worker, lease_until): a pass claims
 seats whose lease ran out with a conditional UPDATE, and every step renews the lease only if

@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -28,7 +27,6 @@ from games.events.event import Event
 from games.models import OutboxEvent
 from games.ops.metrics import OUTBOX_PENDING, PUBLISH_FAILURES
 from games.runtime.db import db
-from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
 
@@ -186,8 +184,3 @@ async def _resend(row: OutboxEvent) -> None:
         await _send(row.message, (group,))
     else:
         await asyncio.wait_for(resend(group, row.message, row.delivered_on), PUBLISH_TIMEOUT_S)
-
-
-def ensure_relay() -> None:
-    """Start this process's outbox relay on the running loop, once."""
-    ensure_periodic("outbox relay", settings.MINERACE["OUTBOX_RELAY_INTERVAL_S"], relay_once)

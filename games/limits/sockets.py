@@ -16,7 +16,6 @@ from django.conf import settings
 from redis.exceptions import RedisError
 
 from games.limits.redis_client import async_client, key_of
-from games.runtime.periodic import ensure_periodic
 from games.runtime.redis_shards import by_shard
 from games.runtime.redis_shards import configured as redis_configured
 
@@ -66,8 +65,7 @@ async def socket_open(address: str, socket_id: str) -> bool:
             log.warning("open sockets not counted, Redis failed: %r", exc)
             admitted = 1
         if admitted:
-            _mine[socket_id] = address
-            ensure_periodic("socket-leases", settings.MINERACE["PRESENCE_INTERVAL_S"], renew)
+            _mine[socket_id] = address  # renewed by the worker's pass (games/worker)
         return bool(admitted)
     if len(_local[address]) >= cap:
         return False

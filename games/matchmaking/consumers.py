@@ -23,14 +23,10 @@ from games.limits import sockets
 from games.limits.buckets import Bucket
 from games.matchmaking import services
 from games.matchmaking.pairing import Company, company
-from games.play.bot_driver import ensure_bots
-from games.races import timers
 from games.runtime.db import db
-from games.runtime.periodic import ensure_periodic
 
 log = logging.getLogger(__name__)
 
-PASS_INTERVAL_S = 1.0
 COUNT_INTERVAL_S = 1.0  # `seeking` again at most once a second
 
 
@@ -107,13 +103,6 @@ class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         if not await admit_socket(self, self.address):
             self.closed = True
             return
-        timers.ensure_reaper()  # the races it makes count down on the database's clock
-        ensure_bots()  # and a seeker alone too long races a bot
-        ensure_periodic("match", PASS_INTERVAL_S, self._periodic_pass)
-
-    async def _periodic_pass(self) -> None:
-        await db(services.seekers_renew)()
-        await match_and_tell(self.channel_layer)
 
     async def disconnect(self, code: int) -> None:
         self.closed = True

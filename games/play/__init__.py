@@ -6,9 +6,6 @@
     frame_views.py    what a connection of a role may see of an event
     frame_texts.py    an event's frames as text, written once per worker
     spectating.py     the delayed feed of a spectator and the spectator count
-    presence_pass.py  the worker's presence pass: leases, absences, lapsed spectators
-    season_pass.py    the worker's season pass: a new season's row and soft reset, once
-    bot_driver.py     the worker's bot pass: bot seats played through the move service
 
 No rule of the game lives in this package.
 """

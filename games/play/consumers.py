@@ -29,7 +29,7 @@ from games.edge.socket_turns import FramesRunToTheEnd
 from games.edge.unavailable import error_frame, is_unavailable
 from games.engine import move_from_action
 from games.errors import ServiceError
-from games.events import delivery, groups
+from games.events import groups
 from games.events.delivery import publish
 from games.events.event import Event
 from games.limits import sockets
@@ -39,12 +39,9 @@ from games.moves.on_loop import move_play
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
 from games.play import spectating
-from games.play.bot_driver import ensure_bots
 from games.play.frame_texts import event_frame_text
 from games.play.frame_views import frame_view
 from games.play.hello_undo import join_take_back
-from games.play.presence_pass import ensure_presence
-from games.play.season_pass import ensure_season_pass
 from games.play.welcome import welcome_view
 from games.presence import selectors as presence_selectors
 from games.presence import services as presence
@@ -125,11 +122,6 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         self.counted_as: str | None = "none"
         SOCKETS.labels(role="none").inc()
         bind_log_context(self.game_id, None)
-        timers.ensure_reaper()
-        delivery.ensure_relay()
-        ensure_presence()
-        ensure_season_pass()
-        ensure_bots()
 
     async def dispatch_now(self, message: dict[str, Any]) -> None:
         """Run the handler of an ASGI or layer message, without Channels' per-message

@@ -1,9 +1,9 @@
 """Time-driven transitions: a race starts when its countdown ends and ends at its time limit.
 
 The database holds the deadlines (games.races.clock); these timers only make someone call
-`game_tick` on time. Every connection of a game sets timers for the deadlines it hears of,
-and each process runs a reaper for games nobody is connected to, so no race stays running
-for ever, and no lobby nobody is in stays open (games.races.lobbies).
+`game_tick` on time. Every connection of a game sets timers for the deadlines it hears of;
+for games nobody is connected to, each worker runs a reaper (games/worker/reaper.py) that
+ticks them too, so no race stays running for ever.
 """
 
 from __future__ import annotations
@@ -13,16 +13,13 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.utils import timezone
 
 from games.events.delivery import publish
 from games.models import GameStatus
-from games.races.clock import game_tick, overdue_games
+from games.races.clock import game_tick
 from games.races.deadlines import deadlines_of
-from games.races.lobbies import idle_lobbies_close
 from games.runtime.db import db
-from games.runtime.periodic import ensure_periodic
 from games.runtime.to_the_end import to_the_end
 
 log = logging.getLogger(__name__)
@@ -93,14 +90,3 @@ class DeadlineTimers:
         self.started = True  # and no late `countdown` sets a start timer again
         for _, timer in self.set_for.values():
             timer.cancel()
-
-
-def ensure_reaper() -> None:
-    """Start this process's reaper on the running loop, once."""
-    ensure_periodic("reaper", settings.MINERACE["REAPER_INTERVAL_S"], _reap)
-
-
-async def _reap() -> None:
-    for game_id in await db(overdue_games)():
-        await tick(game_id)
-    await db(idle_lobbies_close)()

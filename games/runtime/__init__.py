@@ -1,7 +1,7 @@
 """What every worker runs on, below every room.
 
 db.py          calling the sync services from async code
-periodic.py    background passes on the event loop (the clock's reaper, the outbox relay)
+periodic.py    running background passes on the event loop (which ones: games/worker)
 redis_shards.py  the Redis client of a key's shard, found again after a Sentinel failover
 to_the_end.py  work that runs to its end once begun
 worker.py      this worker's identity, written on the leases it holds

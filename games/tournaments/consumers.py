@@ -30,9 +30,7 @@ from games.edge.socket_turns import FramesRunToTheEnd
 from games.errors import ServiceError
 from games.limits import sockets
 from games.limits.buckets import Bucket
-from games.races import timers
 from games.runtime.db import db
-from games.runtime.periodic import ensure_periodic
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament
 from games.tournaments.schedule import schedule_ensure
@@ -225,8 +223,6 @@ class TournamentConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         if not await admit_socket(self, self.address):
             self.closed = True
             return
-        timers.ensure_reaper()  # the races it makes count down on the database's clock
-        ensure_periodic("arena", conf["ARENA_PASS_S"], lambda: arena_pass(self.channel_layer))
 
     async def disconnect(self, code: int) -> None:
         self.closed = True

@@ -11,11 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from config.asgi import application
-from games.matchmaking import consumers, services
+from games.matchmaking import services
 from games.matchmaking.models import Seeker
 from games.matchmaking.pairing import SAME_ACCOUNT_NOTE, Candidate, company, pairs
 from games.models import Game
 from games.presence.models import PlayerPresence
+from games.worker import match as match_pass
 from tests.fairplay.play import Clock
 from tests.play.helpers import ORIGIN, Client
 from tests.support.held_step import HeldStep
@@ -325,7 +326,7 @@ async def test_a_pass_cut_off_by_a_cancelled_socket_still_tells_the_race(setting
     """The pass a seek runs makes races for others too: Daphne cancelling that seeker's
     application (10 s after its client left) must not leave a race made and untold."""
     settings.MINERACE = {**settings.MINERACE, "MATCH_CONFIRM_S": 0}
-    monkeypatch.setattr(consumers, "PASS_INTERVAL_S", 0)  # no worker pass: only the seeks'
+    monkeypatch.setattr(match_pass, "INTERVAL_S", 0)  # no worker pass: only the seeks'
     step = HeldStep(monkeypatch, services, "race_group")  # the commit comes after the cancel
     alice = await Seeking().connect()
     await alice.request({"type": "seek", "preset": "beginner", "no_guess": False, "name": "alice"})

@@ -11,13 +11,13 @@ from django.utils import timezone
 
 from games.bots.levels import LEVELS
 from games.models import Game, Player
-from games.play import presence_pass as pass_module
-from games.play.presence_pass import leases_trusted, presence_pass
 from games.presence import services as presence
 from games.presence.models import Connection, PlayerPresence, Role
 from games.races import lifecycle, selectors
 from games.races.spec import game_spec
 from games.timefmt import iso
+from games.worker import presence as pass_module
+from games.worker.presence import leases_trusted, presence_pass
 from tests.play.helpers import Client, create_game, player, spectator
 from tests.play.race_helpers import race, start
 from tests.play.test_hello_retry import welcome_and_undo_fail

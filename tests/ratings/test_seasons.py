@@ -138,12 +138,12 @@ def test_the_season_length_is_a_setting():
 
 @pytest.mark.django_db(transaction=True)
 async def test_each_workers_season_pass_makes_the_current_season():
-    """A worker's pass (games/play/season_pass.py) turns the season outside any race."""
+    """A worker's pass (games/worker/seasons.py) turns the season outside any race."""
     from asgiref.sync import sync_to_async
     from django.utils import timezone
 
-    from games.play.season_pass import season_pass
     from games.ratings.season_calendar import season_span
+    from games.worker.seasons import season_pass
 
     await season_pass()
     await season_pass()

@@ -18,17 +18,12 @@ from games.errors import ServiceError
 from games.events.delivery import publish
 from games.moves.on_loop import move_play
 from games.runtime.db import db
-from games.runtime.periodic import ensure_periodic
+from games.runtime.periodic import Pass
 
 log = logging.getLogger(__name__)
 
 PASS_INTERVAL_S = 1.0
 _driving: dict[str, asyncio.Task] = {}
-
-
-def ensure_bots() -> None:
-    """Start this worker's bot pass, once per event loop."""
-    ensure_periodic("bots", PASS_INTERVAL_S, bots_pass)
 
 
 async def bots_pass() -> None:
@@ -65,3 +60,8 @@ async def drive(player_id: str) -> None:
         except Exception:
             log.exception("bot %s failed a step", player_id)
             await asyncio.sleep(1)
+
+
+# A game's worker drives the bots of its races; a quick-match worker, the bot a seeker alone
+# too long is given.
+PASS = Pass("bots", lambda: PASS_INTERVAL_S, bots_pass, frozenset({"game", "match"}))

@@ -25,13 +25,7 @@ from games.play import spectating
 from games.presence import selectors, services
 from games.races.lifecycle import absent_players_drop
 from games.runtime.db import db
-from games.runtime.periodic import ensure_periodic
-
-
-def ensure_presence() -> None:
-    """Start this worker's presence pass, once per event loop."""
-    ensure_periodic("presence", settings.MINERACE["PRESENCE_INTERVAL_S"], presence_pass)
-
+from games.runtime.periodic import Pass
 
 _last_pass: dict[str, datetime | None] = {"at": None}
 # When this worker last renewed its leases and since when its renewals have been on time
@@ -64,3 +58,11 @@ async def presence_pass() -> None:
     since, _last_pass["at"] = _last_pass["at"] or now, now
     for game_id in await db(selectors.spectator_leases_lapsed)(since=since, until=now):
         spectating.count_changed(game_id)
+
+
+PASS = Pass(
+    "presence",
+    lambda: settings.MINERACE["PRESENCE_INTERVAL_S"],
+    presence_pass,
+    frozenset({"game"}),
+)

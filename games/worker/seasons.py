@@ -8,15 +8,13 @@ from django.utils import timezone
 
 from games.ratings.seasons import season_current
 from games.runtime.db import db
-from games.runtime.periodic import ensure_periodic
+from games.runtime.periodic import Pass
 
 INTERVAL_S = 60
 
 
-def ensure_season_pass() -> None:
-    """Start this worker's season pass, once per event loop."""
-    ensure_periodic("season", INTERVAL_S, season_pass)
-
-
 async def season_pass() -> None:
     await db(season_current)(now=timezone.now())
+
+
+PASS = Pass("season", lambda: INTERVAL_S, season_pass, frozenset({"game"}))
