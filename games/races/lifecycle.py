@@ -279,7 +279,9 @@ def race_action(*, action: str, mode: str, player_id: str | None) -> list[Event]
 @transaction.atomic
 def race_rematch(*, player_id: str) -> list[Event]:
     """After game_over, a racer asks for a successor race: made once, with the same size,
-    preset, seats and kind of board and a fresh server seed; everyone hears of it."""
+    preset, seats and kind of board and a fresh server seed; everyone hears of it. A race
+    against a house bot gets its bot back at once, the same level, seated and ready (issue
+    35.3): the bot always accepts."""
     _, game = _lock_player(player_id)  # player rows before the game row, as everywhere
     game = Game.objects.select_for_update().get(pk=game.id)
     if game.mode != GameMode.RACE:
@@ -297,9 +299,29 @@ def race_rematch(*, player_id: str) -> list[Event]:
             seed=None,
             no_guess=game.no_guess,
         )
-        game.successor = game_create(spec=spec)
+        level = _house_bot_level(game)
+        if level is None:
+            game.successor = game_create(spec=spec)
+        else:
+            game.successor = bot_race_create(spec=spec, level=level)
         game.save(update_fields=["successor"])
-    return [to_everyone(game, "rematch", {"game": game.successor_id, "by": player_id})]
+    # Which of the other people are still here to race again (a live connection to this game):
+    # none, after a quick match, and the page offers a new quick match instead of an empty
+    # room (issue 35.3). The house bot is always here.
+    people = [p.id for p in game.players.all() if p.id != player_id and not p.is_bot]
+    here = len(online_players(player_ids=people)) if people else 0
+    payload = {"game": game.successor_id, "by": player_id, "others_here": here}
+    return [to_everyone(game, "rematch", payload)]
+
+
+def _house_bot_level(game: Game) -> str | None:
+    """The level of the house bot that raced in this game, or None (no bot, or a race of
+    several people with a bot in it: a rematch of that is an open room)."""
+    players = list(game.players.select_related("bot_seat").all())
+    bots = [p for p in players if p.is_bot and hasattr(p, "bot_seat")]
+    if len(bots) != 1 or len(players) != 2:
+        return None
+    return bots[0].bot_seat.level
 
 
 def bot_join(*, game: Game, level: str) -> Player:

@@ -34,9 +34,14 @@ async def test_a_rematch_is_made_once_and_every_player_hears_of_it():
     while heard["type"] != "rematch":  # the other's `finished` may still be on its way
         assert heard["type"] in ("finished", "decided", "game_over"), heard
         heard = await bob.recv()
-    assert heard == {"type": "rematch", "game": successor_id, "by": alice_id}
+    # Bob is still here to race again (issue 35.3: none here after a quick match, and the page
+    # offers a new quick match instead).
+    assert heard == {"type": "rematch", "game": successor_id, "by": alice_id, "others_here": 1}
     again = await bob.request({"type": "rematch"})
     assert again["game"] == successor_id  # later requests get the same race
+    await bob.close()
+    alone = await alice.request({"type": "rematch"})
+    assert (alone["game"], alone["others_here"]) == (successor_id, 0)  # Bob has gone
 
     old = await database_sync_to_async(Game.objects.get)(pk=game_id)
     new = await database_sync_to_async(Game.objects.get)(pk=successor_id)
@@ -51,7 +56,7 @@ async def test_a_rematch_is_made_once_and_every_player_hears_of_it():
     # Players join the successor with an ordinary hello.
     again_alice, welcome = await player(successor_id, "alice")
     assert welcome["game"]["status"] == "lobby"
-    for client in (*clients, again_alice):
+    for client in (alice, again_alice):
         await client.close()
 
 

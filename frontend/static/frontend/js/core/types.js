@@ -233,6 +233,7 @@
  * @property {number | null} [re]
  * @property {string} game
  * @property {string} [by]
+ * @property {number} [others_here] the racers but the one who asked still connected
  */
 /**
  * @typedef {object} BerserkFrame

@@ -192,11 +192,27 @@ cancelButton.addEventListener("click", cancel);
 noGuess.addEventListener("change", showNoGuess);
 nickname.addEventListener("input", () => markNickname(false));
 
+/**
+ * `/?quick=<preset>&no_guess=1`: a new quick match asked from a race's end, its opponent gone
+ * (race/rematch.js, issue 35.3): the search starts at once, once (the address loses the ask).
+ */
+function seekAsked() {
+  const query = new URLSearchParams(window.location.search);
+  const preset = query.get("quick");
+  if (!buttons.some((button) => button.dataset.quick === preset)) return;
+  noGuess.checked = query.get("no_guess") === "1";
+  showNoGuess();
+  window.history.replaceState(null, "", `${window.location.pathname}#quick`);
+  panel.scrollIntoView({ block: "start" });
+  seek(/** @type {string} */ (preset));
+}
+
 // Leaving the page closes the socket (a cancel); back from the cache, the panel starts idle.
 window.addEventListener("pagehide", stop);
 window.addEventListener("pageshow", () => {
   stop();
   showNoGuess();
+  seekAsked();
 });
 showNoGuess();
 render();

@@ -33,6 +33,7 @@ export class RematchControl {
     this.requester = null; // who asked, when the frame says so
     this.watching = false;
     this.rated = false; // the race that ended was rated: its rematch is not
+    this.kind = { preset: null, noGuess: false }; // the board, for a new quick match
     this.pollTimer = null;
     this.polls = 0;
     this.button.addEventListener("click", () => this.ask());
@@ -46,6 +47,7 @@ export class RematchControl {
   render(race) {
     this.watching = race.role !== "player";
     this.rated = Boolean(race.game?.rated);
+    this.kind = { preset: race.game?.preset ?? null, noGuess: Boolean(race.game?.no_guess) };
     if (this.rated) {
       this.button.title = "Race again on a fresh board of this kind: a rematch is not rated";
     }
@@ -90,6 +92,10 @@ export class RematchControl {
     const by = message.by ?? message.player ?? null; // the protocol may name the requester
     if (by) this.requester = this.nameOf(by);
     if (again && !this.asked) return; // a later request: the offer shows and keeps itself current
+    if (this.asked && this.rated && this.kind.preset && message.others_here === 0) {
+      this.alone(); // a quick match's opponent who left: a new quick match, not an empty room
+      return;
+    }
     if (this.asked) {
       this.go();
       return;
@@ -98,6 +104,20 @@ export class RematchControl {
     this.offer.hidden = false;
     this.describe(null);
     this.poll();
+  }
+
+  /** Nobody is left to race again after a quick match: offer a new one on the same board. */
+  alone() {
+    this.stop();
+    this.asked = false;
+    this.button.hidden = true;
+    this.offer.hidden = false;
+    this.offer.dataset.status = "alone";
+    this.text.textContent = "Your opponent has left —";
+    const query = new URLSearchParams({ quick: this.kind.preset ?? "beginner" });
+    if (this.kind.noGuess) query.set("no_guess", "1");
+    this.join.href = `/?${query}#quick`;
+    this.join.textContent = "Find a new quick match";
   }
 
   url() {
