@@ -108,3 +108,20 @@ def test_every_citation_names_the_repository_and_a_section_that_exists():
     ]
     found += [f"docs/protocol.md: {p}" for p in problems(protocol, sections, self_citations=True)]
     assert found == []
+
+
+PATH_NAMED = re.compile(r"(?<![\w./-])((?:games|tests|config|frontend|deploy|docs)/[\w/.-]*\w)")
+
+
+def test_the_docs_name_only_files_that_exist():
+    """docs/ and the README name the repository's files by their paths; a path that no longer
+    exists (a module moved or gone) is a stale name (issue 36.2)."""
+    stale = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for match in PATH_NAMED.finditer(doc.read_text(encoding="utf-8")):
+            path = match.group(1).rstrip(".")
+            if "<" in path or "*" in path:
+                continue
+            if not (ROOT / path).exists():
+                stale.append(f"{doc.relative_to(ROOT)}: {path}")
+    assert stale == []
