@@ -204,6 +204,10 @@ class Move(models.Model):
     y = models.PositiveSmallIntegerField()
     t_ms = models.PositiveIntegerField()  # since the player's clock start, 0 before it
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the server read the move's frame from the connection, before any queue of its own
+    # (games.edge.receive_stamp): what the fair-play screen times (docs/protocol.md 6.3). Null
+    # for moves stored before it was kept (the screen then reads created_at).
+    received_at = models.DateTimeField(null=True, blank=True)
     # The client's optional idempotency key: a move resent with it is answered as the first
     # was and applied once, on any worker (games/moves/repeats.py).
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)

@@ -67,10 +67,11 @@ def thresholds() -> Thresholds:
 
 
 def received_moves(*, player_id: str) -> list[ReceivedMove]:
-    """The player's move log with the server's clock at each move (its step's `now`, written
-    as the row's created_at): the client's own clock never enters the log."""
+    """The player's move log with the server's clock when it read each move's frame from the
+    connection (received_at; a move stored before that was kept: its step's created_at): the
+    client's own clock never enters the log."""
     return [
-        ReceivedMove(logged(row), round(row.created_at.timestamp() * 1000))
+        ReceivedMove(logged(row), round((row.received_at or row.created_at).timestamp() * 1000))
         for row in player_log(player_id=player_id)
     ]
 

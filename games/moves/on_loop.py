@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -46,17 +47,24 @@ CONNECT_TIMEOUT_S = 5  # a pool's connect: none may keep a loop's shutdown waiti
 APPLICATION_NAME = "minerace-moves"  # how these connections show in pg_stat_activity
 
 
-async def move_play(*, player_id: str, move: Move, key: str | None = None) -> MoveOutcome:
+async def move_play(
+    *, player_id: str, move: Move, key: str | None = None, received_at: datetime | None = None
+) -> MoveOutcome:
     """Apply one move for a player (raises ServiceError when the rules refuse it), on the event
-    loop when the player's state and game are cached here, else in a database thread."""
+    loop when the player's state and game are cached here, else in a database thread;
+    `received_at`: when its frame was read from the connection (docs/protocol.md 6.3)."""
     if concurrent_database():
-        outcome = await _on_loop(player_id, move, key)
+        outcome = await _on_loop(player_id, move, key, received_at)
         if outcome is not None:
             return outcome
-    return await db_hot(move_apply)(player_id=player_id, move=move, key=key)
+    return await db_hot(move_apply)(
+        player_id=player_id, move=move, key=key, received_at=received_at
+    )
 
 
-async def _on_loop(player_id: str, move: Move, key: str | None) -> MoveOutcome | None:
+async def _on_loop(
+    player_id: str, move: Move, key: str | None, received_at: datetime | None
+) -> MoveOutcome | None:
     """The move written here, or None when the service must play it."""
     player = player_states.get(player_id)
     game = running_games.get(player.game_id) if player is not None else None
@@ -64,8 +72,9 @@ async def _on_loop(player_id: str, move: Move, key: str | None) -> MoveOutcome |
         return None
     try:
         result = move_step(
-            game, player, move, timezone.now(), settings.MINERACE["RACE_TIME_LIMIT_S"]
-        )
+            game, player, move, timezone.now(), settings.MINERACE["RACE_TIME_LIMIT_S"],
+            received_at=received_at,
+        )  # fmt: skip
     except ServiceError:
         return None  # refused: the service refuses it again, with the clock's events if due
     statement = store.one_statement(result, key)

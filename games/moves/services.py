@@ -51,9 +51,12 @@ class MoveOutcome:
     repeated: bool = False
 
 
-def move_apply(*, player_id: str, move: Move, key: str | None = None) -> MoveOutcome:
+def move_apply(
+    *, player_id: str, move: Move, key: str | None = None, received_at: datetime | None = None
+) -> MoveOutcome:
     """Apply one move for a player (raises ServiceError when the rules refuse it); a move with
-    the idempotency `key` of one already applied is answered as that one was, not applied."""
+    the idempotency `key` of one already applied is answered as that one was, not applied.
+    `received_at`: when its frame was read (default: when it is stepped)."""
     time_limit_s = settings.MINERACE["RACE_TIME_LIMIT_S"]
     player = player_states.pop(player_id)  # taken out: only a written state goes back in
     if player is None and isinstance(move, Reveal):
@@ -76,7 +79,9 @@ def move_apply(*, player_id: str, move: Move, key: str | None = None) -> MoveOut
                     first = store.read_keyed_move(player_id, key)
                 if first is None:
                     game = _game_facts(player.game_id)
-                    result = move_step(game, player, move, now, time_limit_s, ng_attempt)
+                    result = move_step(
+                        game, player, move, now, time_limit_s, ng_attempt, received_at
+                    )
                     events = store.move_commit(result, key, in_transaction=in_transaction)
         except ServiceError as refused:  # the transaction is over: the clock may write its own
             raise _with_clock(refused, player, now, time_limit_s) from None

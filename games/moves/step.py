@@ -46,6 +46,9 @@ class MoveResult:
     now: datetime
     cells: dict[str, Any]  # the `cells` payload (without its type)
     solo_start: SoloStart | None
+    # When the move's frame was read from the connection (docs/protocol.md 6.3): `now` for a
+    # move that came by no socket.
+    received_at: datetime | None = None
 
     @property
     def finishes(self) -> bool:
@@ -75,6 +78,7 @@ def move_step(
     now: datetime,
     time_limit_s: int,
     ng_attempt: int | None = None,
+    received_at: datetime | None = None,
 ) -> MoveResult:
     """Apply one move for a player and say what it produced (raises ServiceError if refused).
 
@@ -136,7 +140,8 @@ def move_step(
         finished_at=now if done else None,
     )
     cells = cells_payload(player.id, after.moves_count, move, changed, sweep)
-    return MoveResult(game, player, after, move, t_ms, now, cells, solo_start)
+    received = received_at if received_at is not None and received_at <= now else now
+    return MoveResult(game, player, after, move, t_ms, now, cells, solo_start, received)
 
 
 def cells_payload(

@@ -63,16 +63,16 @@ INSERT_SNAPSHOT = (
 )
 INSERT_MOVE = (
     "INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at, "
-    "idempotency_key) VALUES (%(game)s, %(player)s, %(seq)s, %(action)s, %(x)s, %(y)s, "
-    "%(t_ms)s, %(now)s, %(key)s)"
+    "idempotency_key, received_at) VALUES (%(game)s, %(player)s, %(seq)s, %(action)s, %(x)s, "
+    "%(y)s, %(t_ms)s, %(now)s, %(key)s, %(received)s)"
 )
 # PostgreSQL: the three in one statement. The INSERTs take their values from the updated row,
 # so they apply only if the UPDATE did; a key already used fails the whole statement.
 WRITE_MOVE = (
     f"WITH upd AS ({UPDATE_PLAYER_IF_UNCHANGED}), "
     "mv AS (INSERT INTO games_move (game_id, player_id, seq, action, x, y, t_ms, created_at, "
-    "idempotency_key) SELECT upd.game_id, upd.id, upd.moves_count, %(action)s, %(x)s, %(y)s, "
-    "%(t_ms)s, upd.last_move_at, %(key)s FROM upd), "
+    "idempotency_key, received_at) SELECT upd.game_id, upd.id, upd.moves_count, %(action)s, "
+    "%(x)s, %(y)s, %(t_ms)s, upd.last_move_at, %(key)s, %(received)s FROM upd), "
     "snap AS (INSERT INTO games_sweepsnapshot (player_id, seq, state, created_at) "
     "SELECT upd.id, upd.moves_count, upd.snapshot, upd.last_move_at FROM upd "
     f"WHERE mod(upd.moves_count, {SNAPSHOT_EVERY}) = 0) "
@@ -171,6 +171,7 @@ def _params(
         "time_ms": after.time_ms,
         "finished_at": adapt(after.finished_at),
         "now": adapt(result.now),
+        "received": adapt(result.received_at or result.now),
         "action": move.action,
         "x": move.x,
         "y": move.y,

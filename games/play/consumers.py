@@ -24,6 +24,7 @@ from games.edge.frames import (
     idempotency_key_of,
     load_frame,
 )
+from games.edge.receive_stamp import RECEIVED_AT, ReceiveStamped
 from games.edge.socket_limits import MoveLimit, admit_socket, check_hello_rate, client_address_of
 from games.edge.socket_turns import FramesRunToTheEnd
 from games.edge.unavailable import error_frame, is_unavailable
@@ -89,9 +90,10 @@ def _id_of(text: str) -> int | None:
         return None
 
 
-class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
+class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
     """One WebSocket connection to one game, as a player or a spectator. What a frame commits
-    is told even if Daphne cancels the application half-way (games.edge.socket_turns)."""
+    is told even if Daphne cancels the application half-way (games.edge.socket_turns); each
+    move carries the moment its frame was read (games.edge.receive_stamp)."""
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
@@ -173,6 +175,11 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
             spectating.count_changed(self.game_id)
 
     # ---- receiving -------------------------------------------------------------------------
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        # Frames are handled one at a time, so the stamp of the one under way is this.
+        self.frame_received_at = message.get(RECEIVED_AT)
+        await super().websocket_receive(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closed:
@@ -368,7 +375,10 @@ class GameConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
         await self.move_limit.check()
         with MOVE_SECONDS.time():
             outcome = await move_play(
-                player_id=self.player_id, move=move_from_action(kind, x, y), key=key
+                player_id=self.player_id,
+                move=move_from_action(kind, x, y),
+                key=key,
+                received_at=getattr(self, "frame_received_at", None),
             )
         if outcome.repeated:  # applied before: the first answer again, nothing new to publish
             await self.send_event("cells", outcome.cells, re)
