@@ -8,5 +8,6 @@ lives here.
     security_headers.py  what a page may do: the Content-Security-Policy and friends
     socket_limits.py     the limits of the WebSocket edge: sockets, hellos, moves
     socket_turns.py      a socket's frames and its close run to their end
+    receive_stamp.py     each frame stamped when read, before any queue (fair play's timing)
     unavailable.py       a database or Redis away: 503 and Retry-After, internal and 1013
 """
