@@ -112,12 +112,16 @@ def _plug_old_primary(site: Site) -> None:
     site.chaos_victim.host.link(True)
 
 
-def _kill_redis_master(site: Site) -> None:
-    shard = site.redis.shards[0]
-    master = site.redis.master_of(shard)
-    victim = shard.master if master == (shard.master_host.address, REDIS_PORT) else shard.replica
-    site.chaos_victim = victim
-    victim.kill9()
+def _kill_redis_master(index: int) -> Callable[[Site], None]:
+    def kill(site: Site) -> None:
+        shard = site.redis.shards[index]
+        master = site.redis.master_of(shard)
+        assert master is not None, f"no master of {shard.name} named by the Sentinels"
+        on_master_host = master == (shard.master_host.address, REDIS_PORT)
+        site.chaos_victim = shard.master if on_master_host else shard.replica
+        site.chaos_victim.kill9()
+
+    return kill
 
 
 def _restart_redis(site: Site) -> None:
@@ -157,7 +161,10 @@ FAULTS = {
         _plug_old_primary,
     ),
     "redis-kill": Fault(
-        "Redis shard0 master killed (kill -9)", "Redis", _kill_redis_master, _restart_redis
+        "Redis shard0 master killed (kill -9)", "Redis", _kill_redis_master(0), _restart_redis
+    ),
+    "redis-kill-1": Fault(
+        "Redis shard1 master killed (kill -9)", "Redis", _kill_redis_master(1), _restart_redis
     ),
     "proxy-link": Fault(
         "the proxy's link to an application host cut (nftables drops every packet)",
@@ -166,7 +173,7 @@ FAULTS = {
         _heal_proxy,
     ),
 }
-FULL = ["app-kill", "app-stop", "pg-kill", "pg-link", "redis-kill", "proxy-link"]
+FULL = ["app-kill", "app-stop", "pg-kill", "pg-link", "redis-kill", "redis-kill-1", "proxy-link"]
 SHORT = ["app-kill", "pg-kill", "redis-kill", "proxy-link"]
 
 

@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from games.engine import Board, generate_board, start_cell
 
 ANSWER_TIMEOUT_S = 2.0
-# Longer than the proxy's connect timeout (2 s) to a silent worker plus a handshake.
+# Longer than the proxy's connect timeout (1 s) to a silent worker plus a handshake.
 CONNECT_TIMEOUT_S = 5.0
 # A board where a reveal rarely cascades, so a racer has thousands of different moves to make.
 WIDTH, HEIGHT, MINES = 50, 50, 700
@@ -248,9 +248,9 @@ def _kind(exc: BaseException) -> str:
 
 
 def _retry_after(frame: dict[str, Any]) -> float:
-    advice = frame.get("retry_after") or frame.get("retry_after_s")
+    """The wait an `internal` advises (`retry_after_ms`, docs/protocol.md), within 0.1..5 s."""
     with contextlib.suppress(TypeError, ValueError):
-        return min(5.0, max(0.1, float(advice)))
+        return min(5.0, max(0.1, float(frame.get("retry_after_ms")) / 1000))
     return 0.5
 
 

@@ -29,19 +29,20 @@ APP_PORT = 8000
 PROXY_PORT = 80
 # pg_auto_failover's monitor, tuned from its defaults (a 20 s unhealthy timeout, 30 s for a
 # primary to demote) to what a site that must resume within 10 s needs: a node is checked
-# every second and counted unhealthy 3 s after its last report.
+# every second and counted unhealthy 2 s after its last report; a primary that is gone is
+# given 3 s to demote itself before its standby is promoted.
 MONITOR_SETTINGS = {
     "pgautofailover.health_check_period": "1000",
     "pgautofailover.health_check_timeout": "1000",
     "pgautofailover.health_check_max_retries": "1",
     "pgautofailover.health_check_retry_delay": "500",
-    "pgautofailover.node_considered_unhealthy_timeout": "3000",
-    "pgautofailover.primary_demote_timeout": "5000",
+    "pgautofailover.node_considered_unhealthy_timeout": "2000",
+    "pgautofailover.primary_demote_timeout": "3000",
 }
-# Each node's keeper: an isolated primary demotes itself after 3 s without the monitor or its
-# standby (before the monitor, at 5 s, lets the standby take over: never two primaries).
+# Each node's keeper: an isolated primary demotes itself after 2 s without the monitor or its
+# standby (before the monitor, at 3 s, lets the standby take over: never two primaries).
 KEEPER_SETTINGS = {
-    "timeout.network_partition_timeout": "3",
+    "timeout.network_partition_timeout": "2",
     "timeout.prepare_promotion_catchup": "5",
     "timeout.prepare_promotion_walreceiver": "2",
     "timeout.postgresql_restart_failure_timeout": "5",
@@ -473,25 +474,31 @@ class RedisSite:
         votes: dict[tuple[str, int], int] = {}
         for sentinel in self.sentinels:
             with contextlib.suppress(Exception):
-                client = redis.Redis(sentinel.host.address, SENTINEL_PORT, socket_timeout=1)
-                address = client.sentinel_get_master_addr_by_name(shard.name)
-                if address:
+                client = redis.Redis(sentinel.host.address, SENTINEL_PORT, socket_timeout=1,
+                                     decode_responses=True)  # fmt: skip
+                # The raw command: redis-py's helper answers a bare True in some versions.
+                address = client.execute_command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", shard.name)
+                if isinstance(address, list | tuple) and len(address) == 2:
                     key = (address[0], int(address[1]))
                     votes[key] = votes.get(key, 0) + 1
         best = max(votes.items(), key=lambda item: item[1], default=None)
         return best[0] if best and best[1] >= 2 else None
 
     def watched(self) -> bool:
+        """Every Sentinel sees the two others and, for every shard, a replica that is up and
+        linked to its master (a restarted old master counts once it replicates)."""
         import redis
 
         for sentinel in self.sentinels:
             sentinel.check()
             try:
-                client = redis.Redis(sentinel.host.address, SENTINEL_PORT, socket_timeout=1)
+                client = redis.Redis(sentinel.host.address, SENTINEL_PORT, socket_timeout=1,
+                                     decode_responses=True)  # fmt: skip
                 for shard in self.shards:
-                    if client.sentinel_master(shard.name).get("num-slaves", 0) < 1:
-                        return False
                     if client.sentinel_master(shard.name).get("num-other-sentinels", 0) < 2:
+                        return False
+                    replicas = client.execute_command("SENTINEL", "REPLICAS", shard.name)
+                    if not any(_replica_ok(replica) for replica in replicas):
                         return False
             except Exception:
                 return False
@@ -503,6 +510,13 @@ class RedisSite:
             *(s for sh in self.shards for s in (sh.master, sh.replica)),
         ]:
             service.stop()
+
+
+def _replica_ok(fields: dict[str, str] | list[str]) -> bool:
+    """A replica as `SENTINEL REPLICAS` lists it (redis-py makes a dict of the name/value
+    pairs): up, and its link to the master up."""
+    info = fields if isinstance(fields, dict) else dict(zip(fields[::2], fields[1::2], strict=True))
+    return "s_down" not in info.get("flags", "") and info.get("master-link-status") == "ok"
 
 
 # ---- Daphne workers and the nginx in front -----------------------------------------------------
