@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "games.daily",
     "games.fairplay",
     "games.tournaments",
+    "games.social",
     "frontend",
 ]
 
@@ -318,6 +319,8 @@ MINERACE = {
     # Presence (docs/protocol.md 2.1): a race player offline this long leaves the lobby; not ready
     # this long after two others are, leaves it; offline this long in a running race is dnf.
     "LOBBY_IDLE_S": env_int("MINERACE_LOBBY_IDLE_S", 15),
+    # A lobby's visitor counts as online this long after its last look (games.social).
+    "HERE_WINDOW_S": env_int("MINERACE_HERE_WINDOW_S", 30),
     # Race lobbies one client address may hold open at once (created over the API, still in
     # the lobby); an empty one closes after LOBBY_IDLE_S, so a person never meets this.
     "LOBBIES_PER_ADDRESS": env_int("MINERACE_LOBBIES_PER_ADDRESS", 10),

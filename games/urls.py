@@ -13,6 +13,7 @@ from games.history import views as history
 from games.races import views as races
 from games.ratings import views as ratings
 from games.scores import views as scores
+from games.social import views as social
 from games.tournaments import views as tournaments
 
 GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
@@ -36,6 +37,8 @@ urlpatterns = [
     re_path(r"^me/$", accounts.me),
     re_path(r"^me/bot/$", accounts.me_bot),
     re_path(r"^me/settings/$", accounts.my_settings),
+    re_path(r"^me/following/$", social.me_following),
+    re_path(r"^here/$", social.here),
     re_path(r"^daily/$", daily.overview),
     re_path(r"^daily/(?P<preset>[a-z]{1,16})/$", daily.run),
     re_path(rf"^daily/runs/{GAME_ID}/$", daily.run_detail),
@@ -46,6 +49,7 @@ urlpatterns = [
     re_path(rf"^tournaments/{TOURNAMENT_ID}/withdraw/$", tournaments.withdraw),
     re_path(r"^players/(?P<name>.{1,64})/tournaments/$", tournaments.player_tournaments),
     re_path(r"^players/(?P<name>.{1,64})/games/$", history.player_games),
+    re_path(r"^players/(?P<name>.{1,64})/follow/$", social.follow),
     re_path(r"^players/(?P<name>.{1,64})/trend/$", scores.player_trend),
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
     re_path(r"^reports/$", fairplay.reports),

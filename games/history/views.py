@@ -1,4 +1,4 @@
-"""The history API (docs/protocol.md 10.1): a player's games, ranked ones or every one."""
+"""The history API (docs/protocol.md 10): a player's games, ranked ones or every one."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import { startGame } from "../core/api.js";
 import { getNickname, getNoGuess, isValidName, setNickname, setNoGuess } from "../core/storage.js";
 import "./bot-race.js";
 import { integerOrRaw, showError } from "./form-fields.js";
+import "./here.js";
 import "./live-races.js";
 import "./open-races.js";
 import "./quick-match.js";
