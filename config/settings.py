@@ -238,10 +238,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 # Failed logins (django-axes), counted in the database so every worker sees the same numbers.
-# A login is refused once either its username or its client address has this many failures
-# within the cool-off: by address, so one address cannot try many names; by username, so a
-# name cannot be guessed from many addresses at once. Each further try restarts the cool-off.
-# Logging in forgets that name's failures from that address only (games/accounts/auth.py).
+# A login is refused once its username and its client address together have this many
+# failures within the cool-off (docs/protocol.md 3, v1.3): a name is locked out from the
+# address that failed only, so nobody can lock another person out by typing wrong passwords
+# from elsewhere (axes' own combined parameter, [["username", "ip_address"]]). Each further try
+# restarts the cool-off. Logging in forgets that name's failures from that address only
+# (games/accounts/auth.py).
 from datetime import timedelta  # noqa: E402
 
 AUTHENTICATION_BACKENDS = [
@@ -250,7 +252,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = env_int("MINERACE_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("MINERACE_LOGIN_COOLOFF_MIN", 15))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_HANDLER = "games.accounts.auth.LoginAttemptsHandler"
 # REMOTE_ADDR only: the ASGI stack makes it the client's address as the trusted proxies

@@ -124,7 +124,7 @@ def retry_after_s(request: HttpRequest) -> int:
 def too_many_failures(request: HttpRequest) -> ServiceError:
     return ServiceError(
         "rate_limited",
-        "too many failed logins for this name or address; try again later",
+        "too many failed logins for this name from this address; try again later",
         retry_after_s=retry_after_s(request),
     )
 
@@ -150,8 +150,8 @@ def locked_out(
 
 def session_login(*, request: HttpRequest, username: Any, password: Any) -> AbstractBaseUser:
     """Log this session in through the login page's own form (its field rules, axes' throttle
-    and the case-insensitive backend): `bad_login`, or `rate_limited` while the name or the
-    address is locked out, whatever the password. Not atomic, on purpose: a refused login
+    and the case-insensitive backend): `bad_login`, or `rate_limited` while the name is locked
+    out from this address, whatever the password. Not atomic, on purpose: a refused login
     must keep the failure that axes has just written."""
     for field, value in (("username", username), ("password", password)):
         if not isinstance(value, str):

@@ -131,7 +131,7 @@ async def test_a_bot_account_is_refused_quick_match_on_daphne(cluster):
 
 
 def test_the_login_throttle_answers_the_apis_429_on_daphne(cluster):
-    """Last in this module: five failures lock this client address for every name."""
+    """Last in this module: five failures lock this name from this client address."""
     a, b = cluster.workers
     api(a.url, "POST", "/api/accounts/", {"username": "Locked", "password": PASSWORD})
     wrong = {"username": "Locked", "password": "not-the-password"}
