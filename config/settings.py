@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "games.fairplay",
     "games.tournaments",
     "games.social",
+    "games.tv",
     "frontend",
 ]
 
@@ -286,8 +287,12 @@ LOGGING = {
 
 # Game settings (see docs/protocol.md and README "Configuration").
 MINERACE = {
-    # Spectators of a running race see cell events this much later (anti-copying).
-    "SPECTATOR_DELAY_MS": env_int("MINERACE_SPECTATOR_DELAY_MS", 3000),
+    # Spectators of a running game get at most this many frames a second, each carrying every
+    # change since the last (docs/protocol.md 4: `batch`).
+    "SPECTATOR_BATCH_HZ": float(os.environ.get("MINERACE_SPECTATOR_BATCH_HZ") or 4),
+    # A spectator whose socket holds more than this unsent is sent nothing more until it has
+    # drained, then a fresh welcome (docs/protocol.md 4: resync), instead of a growing queue.
+    "SPECTATOR_BACKLOG_BYTES": env_int("MINERACE_SPECTATOR_BACKLOG_BYTES", 256 * 1024),
     # A race still running after this long ends; unfinished players become dnf.
     "RACE_TIME_LIMIT_S": env_int("MINERACE_RACE_TIME_LIMIT_S", 15 * 60),
     "COUNTDOWN_MS": env_int("MINERACE_COUNTDOWN_MS", 3000),

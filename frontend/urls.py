@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     re_path(rf"^games/{GAME_ID}/$", views.game, name="game"),
     re_path(rf"^games/{GAME_ID}/replay/$", views.replay, name="replay"),
+    path("tv/", views.tv, name="tv"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("ratings/", views.ratings, name="ratings"),
     path("daily/", views.daily, name="daily"),

@@ -15,6 +15,7 @@ from games.accounts.services import account_create
 from games.errors import ServiceError
 from games.models import Game, GameMode, GameStatus
 from games.races.selectors import game_get, game_state
+from games.tv.selectors import featured_race
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -28,6 +29,16 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     keep_browser_session(request)
     context = {"game_id": game_id, "race_over": race_over(found)}
     return render(request, "frontend/game.html", context)
+
+
+def tv(request: HttpRequest) -> HttpResponse:
+    """Minerace TV: the featured race, watched; the page follows the next one (tv/page.js)."""
+    featured = featured_race()
+    if featured["game"] is None:
+        return render(request, "frontend/tv-empty.html")
+    keep_browser_session(request)
+    context = {"game_id": featured["game"], "featured": featured, "race_over": None}
+    return render(request, "frontend/tv.html", context)
 
 
 def existing_game(game_id: str) -> Game | None:

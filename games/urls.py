@@ -15,6 +15,7 @@ from games.ratings import views as ratings
 from games.scores import views as scores
 from games.social import views as social
 from games.tournaments import views as tournaments
+from games.tv import views as tv
 
 GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
 TOURNAMENT_ID = r"(?P<tournament_id>[A-Za-z0-9_-]{1,32})"
@@ -53,6 +54,7 @@ urlpatterns = [
     re_path(r"^players/(?P<name>.{1,64})/trend/$", scores.player_trend),
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
     re_path(r"^reports/$", fairplay.reports),
+    re_path(r"^tv/$", tv.tv),
     # [\s\S], not ".": a newline in the path is unrouted too, and gets the JSON 404 like the rest.
     re_path(r"^(?P<rest>[\s\S]*)$", http.not_routed),
 ]

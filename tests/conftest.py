@@ -1,4 +1,4 @@
-"""Shared test setup: an in-memory channel layer, no spectator delay, spawn for subprocesses,
+"""Shared test setup: an in-memory channel layer, spawn for subprocesses,
 and the fixtures of tests that need PostgreSQL, Redis or Chromium (tests/support/requirements)."""
 
 import math
@@ -56,7 +56,6 @@ def _fast_game_settings(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.MINERACE = {
         **settings.MINERACE,
-        "SPECTATOR_DELAY_MS": 0,
         "OUTBOX_RELAY_INTERVAL_S": 0,
         **GENEROUS_LIMITS,  # tests of the limits (tests/limits) set their own
         # A seek is confirmed by itself: no wait for the worker's next pass (tests of the

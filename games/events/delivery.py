@@ -52,7 +52,6 @@ def layer_message(event: Event, origin: str | None) -> dict:
         "kind": event.kind,
         "payload": event.payload,
         "origin": origin,
-        "delay_ms": event.spectator_delay_ms,
     }
 
 

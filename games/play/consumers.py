@@ -25,6 +25,7 @@ from games.edge.frames import (
     load_frame,
 )
 from games.edge.receive_stamp import RECEIVED_AT, ReceiveStamped
+from games.edge.socket_backlog import transport_of, unsent_bytes
 from games.edge.socket_limits import MoveLimit, admit_socket, check_hello_rate, client_address_of
 from games.edge.socket_turns import FramesRunToTheEnd
 from games.edge.unavailable import error_frame, is_unavailable
@@ -39,7 +40,7 @@ from games.models import Game
 from games.moves.on_loop import move_play
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
-from games.play import spectating
+from games.play import spectating, watching
 from games.play.frame_texts import event_frame_text
 from games.play.frame_views import frame_view
 from games.play.hello_undo import join_take_back
@@ -102,7 +103,9 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         self.groups_joined: list[str] = []
         self.timers = timers.DeadlineTimers(self.game_id)
         self.welcome_seq: dict[str, int] = {}
-        self.feed = spectating.DelayedFeed(self.send_text)
+        self.watch: watching.Watch | None = None  # a spectator's: this worker's watch of the game
+        self.batch = False  # a spectator that asked for `batch` frames
+        self.transport: object | None = None  # the socket's, once known (its backlog)
         self.closed = False  # set when either side closes: later frames are not handled
         self.cleaned_up = False
         self.presence_open = False  # a presence Connection row may exist for this socket
@@ -113,8 +116,6 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             await self.close()  # before accept: the handshake is refused (403)
             return
         self.mode, self.width, self.height = game.mode, game.width, game.height
-        # A rated race's spectators get counts, not cells, until game_over (docs/protocol.md 4).
-        self.rated = game.rated
         self.errors_in_row = 0
         conf = settings.MINERACE
         self.bucket = Bucket(conf["WS_RATE_PER_S"], conf["WS_RATE_BURST"])
@@ -164,7 +165,9 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             SOCKETS.labels(role=self.counted_as).dec()
             self.counted_as = None
         self.timers.cancel_all()
-        self.feed.close()
+        if self.watch is not None:
+            watch, self.watch = self.watch, None
+            await watching.watch_leave(watch, self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.move_limit is not None:
@@ -237,6 +240,10 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         role = message.get("role")
         if role not in ("player", "spectator"):
             raise ServiceError("bad_message", "role must be 'player' or 'spectator'")
+        if role == "player" and self.scope["url_route"]["kwargs"].get("watch_only"):
+            raise ServiceError(
+                "bad_message", "this socket is for spectators: play on /ws/games/<id>/"
+            )
         await check_hello_rate(self.address)
         token, joined = None, None
         if role == "spectator":
@@ -259,13 +266,12 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         else:
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
 
+        self.batch = role == "spectator" and message.get("batch") is True
         try:
-            state, pending, opened = await self.welcome_send(role, player_id, token, re)
+            state, opened = await self.welcome_send(role, player_id, token, re)
         except Exception:
             await self.hello_take_back(joined)
             raise  # answered `internal`: nothing of this hello is left, so it may be said again
-        for delay_s, frame in pending:
-            self.feed.push(frame_text(frame), delay_s)
         self.watch_clock(state)
         await self.deliver((joined.events if joined else []) + opened)
         if role == "spectator":
@@ -273,22 +279,21 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
 
     async def welcome_send(
         self, role: str, player_id: str | None, token: str | None, re: int | None
-    ) -> tuple[dict[str, Any], list[Any], list[Event]]:
-        """Take the role, join the game's group, count the connection, send the welcome: the
-        steps of a hello that hello_take_back undoes. Returns the game's state, the frames a
-        spectator is still owed, and the connection's presence events."""
+    ) -> tuple[dict[str, Any], list[Event]]:
+        """Take the role, join the game's group (a spectator: this worker's watch of it),
+        count the connection, send the welcome: the steps of a hello that hello_take_back
+        undoes. Returns the game's state and the connection's presence events."""
         self.role, self.player_id = role, player_id
         bind_log_context(self.game_id, player_id)
         self.count_as(role)
-        await self.join_groups()
+        if role == "spectator":
+            self.watch = await watching.watch_join(self.game_id)
+        else:
+            await self.join_groups()
         view = await db(welcome_view)(
             game_id=self.game_id, player_id=player_id, spectator=role == "spectator"
         )
-        pending = view.pop("pending")
-        self.welcome_seq = view.pop("seen")
-        welcome = {"role": role, "you": player_id, "now": iso(timezone.now()), **view}
         if role == "player":
-            welcome["token"] = token
             self.move_limit = MoveLimit(player_id, shared=True)  # until it knows it is alone
         # Counted before the welcome goes out, so that the player's other connections hear of
         # this one before the client can send its first move (MoveLimit).
@@ -299,11 +304,46 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         if self.move_limit is not None:
             self.move_limit.shared = bool(others)
             await self.tell_moves_shared(others)
+        if self.watch is not None:
+            view = await self.spectator_view(view)
+        self.welcome_seq = view.pop("seen")
+        welcome = {"role": role, "you": player_id, **view}
+        if role == "player":
+            welcome["token"] = token
         # The page sets its clock by `now` when the welcome arrives: stamped as it leaves, not
         # before the database calls above, or under load every deadline it shows runs late.
         welcome["now"] = iso(timezone.now())
-        await self.send_event("welcome", welcome, re)
-        return view["game"], pending, opened
+        await self.send_event("welcome", welcome, re)  # before any batch: attach() is in step
+        return view["game"], opened
+
+    async def spectator_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The welcome of a spectator: the common ground as the watch has it, attached to the
+        watch with no await before the welcome goes out. A game_over the watch heard after the
+        row was read would be missed, so the row is read again then."""
+        for _ in range(3):
+            if not self.watch.over or view["game"]["status"] == "finished":
+                break
+            view = await db(welcome_view)(game_id=self.game_id, player_id=None, spectator=True)
+        return self.watch.attach(self, view)
+
+    def unsent_bytes(self) -> int | None:
+        """What this socket still holds to send (a watch skips a spectator that is behind)."""
+        if self.transport is None:
+            self.transport = transport_of(self.base_send)
+        return unsent_bytes(self.transport) if self.transport is not None else None
+
+    async def resync(self) -> None:
+        """A fresh welcome for a spectator that missed frames (docs/protocol.md 4: resync)."""
+        if self.closed or self.watch is None:
+            return
+        view = await db(welcome_view)(game_id=self.game_id, player_id=None, spectator=True)
+        if self.closed or self.watch is None:
+            return
+        view = await self.spectator_view(view)
+        self.welcome_seq = view.pop("seen")
+        welcome = {"role": "spectator", "you": None, **view, "resync": True}
+        welcome["now"] = iso(timezone.now())
+        await self.send_event("welcome", welcome)
 
     async def hello_take_back(self, joined: Joined | None) -> None:
         """Undo a hello that failed before its welcome went out, as its `internal` answer
@@ -311,6 +351,9 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         a join is undone, since its client never got the token (games.races.join_undo)."""
         self.role = self.player_id = self.move_limit = None  # it never counted a move
         self.welcome_seq = {}
+        if self.watch is not None:
+            watch, self.watch = self.watch, None
+            await watching.watch_leave(watch, self)
         bind_log_context(self.game_id, None)
         self.count_as("none")
         for group in list(self.groups_joined):
@@ -402,7 +445,6 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             role=self.role,
             player_id=self.player_id,
             mode=self.mode,
-            rated=self.rated,
         )
 
     async def deliver(
@@ -454,12 +496,7 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         if view is None:
             return
         self.note(*view)
-        text = event_frame_text(kind, payload, view)  # written once for the worker's connections
-        delay_ms = event.get("delay_ms") or 0
-        if self.role == "spectator" and (delay_ms or self.feed.busy()):
-            self.feed.push(text, delay_ms / 1000)
-        else:
-            await self.send_text(text)
+        await self.send_text(event_frame_text(kind, payload, view))  # written once per worker
 
     def note(self, kind: str, payload: dict[str, Any]) -> None:
         """Keep the clock informed of deadlines announced in events."""

@@ -1,9 +1,9 @@
 """What one connection may see of an event: a pure function of the event and the connection.
 
-A move is published once to the whole game; its mover's connections and the spectators see
-its cells, the other racers only its counts, and nobody else anything (docs/protocol.md 4). A rated
-race's spectators see counts only until game_over: its board is every racer's, and so is each
-cell an opponent uncovers (v1.2).
+A move is published once to the whole game; its mover's connections see its cells, the other
+racers only its counts (docs/protocol.md 4). Spectators never see a move's cells while the
+game runs: their worker's watch of the game (games.play.watching) turns it into counts and the
+common ground.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ def frame_view(
     role: str | None,
     player_id: str | None,
     mode: str,
-    rated: bool = False,
 ) -> Frame | None:
     """The frame (type, payload) a connection of this role and player may see, or None."""
     if kind != "move":
@@ -33,7 +32,7 @@ def frame_view(
     if payload["player"] == player_id:
         return "cells", payload
     if role == "spectator":
-        return ("progress", progress_of(payload)) if rated else ("cells", payload)
+        return "progress", progress_of(payload)  # the watch adds the common ground
     if mode == "race" and player_id is not None:
         return "progress", progress_of(payload)
     return None

@@ -1,11 +1,9 @@
-"""Spectators: their held-back event queue and the throttled spectator count."""
+"""Spectators: the throttled spectator count."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable
 
 from games.events.delivery import publish
 from games.events.event import to_everyone
@@ -14,8 +12,6 @@ from games.presence import services as presence
 from games.runtime.db import db
 
 COUNT_INTERVAL_S = 1.0
-
-Frame = str  # a frame as the JSON text it is sent as
 
 
 def _recount(game_id: str) -> Game | None:
@@ -26,39 +22,6 @@ def _recount(game_id: str) -> Game | None:
         game.spectators = presence.spectator_count(game_id=game_id)
         Game.objects.filter(pk=game_id).update(spectators=game.spectators)
     return game
-
-
-class DelayedFeed:
-    """Frames for one spectator, each sent no earlier than its time and always in order."""
-
-    def __init__(self, send: Callable[[Frame], Awaitable[None]]) -> None:
-        self.send = send
-        self.queue: deque[tuple[float, Frame]] = deque()
-        self.task: asyncio.Task | None = None
-
-    def busy(self) -> bool:
-        return bool(self.queue)
-
-    def push(self, frame: Frame, delay_s: float) -> None:
-        loop = asyncio.get_running_loop()
-        self.queue.append((loop.time() + max(0.0, delay_s), frame))
-        if self.task is None or self.task.done():
-            self.task = asyncio.ensure_future(self._drain())
-
-    async def _drain(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self.queue:
-            due, frame = self.queue[0]
-            wait = due - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self.queue.popleft()
-            await self.send(frame)
-
-    def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-        self.queue.clear()
 
 
 class _CountThrottle:

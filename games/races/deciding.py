@@ -75,7 +75,7 @@ def race_decide(game: Game, players: list[Player], now: datetime) -> list[Event]
     results = serializers.decided_results(game, players)
     payload = {"results": results, "winner": game.race_winner or None}
     payload.update(serializers.aborted_fields(game))
-    return [to_everyone(game, "decided", payload, delayed=True), *events]
+    return [to_everyone(game, "decided", payload), *events]
 
 
 def winner_of(placed: list[Placed]) -> str:

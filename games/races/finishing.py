@@ -33,7 +33,7 @@ def finish_player(player: Player, status: str, t_ms: int | None, now: datetime) 
 
 def finished_event(game: Game, player: Player) -> Event:
     payload = {"player": player.id, "status": player.status, "time_ms": player.time_ms}
-    return to_everyone(game, "finished", payload, delayed=True)
+    return to_everyone(game, "finished", payload)
 
 
 def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
@@ -67,4 +67,4 @@ def finish_game_if_done(game_id: str, now: datetime) -> list[Event]:
         **serializers.aborted_fields(game),
         **secrets,
     }
-    return [*decided, to_everyone(game, "game_over", payload, delayed=True)]
+    return [*decided, to_everyone(game, "game_over", payload)]

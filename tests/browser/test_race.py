@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from games.engine import Board, generate_board, start_cell
+from games.engine import Board, bbbv, generate_board, start_cell
 from tests.browser.support import (
     JSON_HEADERS,
     board_states,
@@ -60,14 +60,22 @@ def create_race_in_lobby(page, base_url: str, name: str) -> str:
     return game_id_of(page)
 
 
-def spectated_states(page, player_id: str) -> dict[tuple[int, int], str]:
-    cells = page.locator(f'.spectated-board[data-player="{player_id}"] .cell')
+def cell_states(page, selector: str) -> dict[tuple[int, int], str]:
+    """The data-state of every cell the selector finds, by (x, y)."""
     return {
         (x, y): state
-        for x, y, state in cells.evaluate_all(
+        for x, y, state in page.locator(selector).evaluate_all(
             "cells => cells.map(c => [Number(c.dataset.x), Number(c.dataset.y), c.dataset.state])"
         )
     }
+
+
+def spectated_states(page, player_id: str) -> dict[tuple[int, int], str]:
+    return cell_states(page, f'.spectated-board[data-player="{player_id}"] .cell')
+
+
+def common_states(page) -> dict[tuple[int, int], str]:
+    return cell_states(page, ".common-ground .cell")
 
 
 def progress_width(page, player_id: str) -> float:
@@ -137,10 +145,6 @@ def test_two_racers_and_a_spectator(open_page, base_url):
     expect(watcher.locator("#race-lobby")).to_be_visible()
     expect(watcher.locator("#ready-button")).to_be_hidden()
     expect(watcher.locator("#race-note")).to_be_hidden()
-    expect(watcher.locator("#delay-note")).to_be_visible()
-    expect(watcher.locator("#delay-note")).to_have_text(
-        "Moves are shown with a delay of a few seconds while the race runs."
-    )
     expect(alice.locator("#spectator-count")).to_have_text("1 watching")
 
     # Both ready: the countdown, then the race; the start cell is marked on every board.
@@ -157,8 +161,9 @@ def test_two_racers_and_a_spectator(open_page, base_url):
     for page in (alice, bob):
         expect(page.locator("#board .cell[data-start='1']")).to_have_count(1)
         expect(cell(page, *start)).to_have_attribute("data-start", "1")
-    expect(watcher.locator(".spectated-board")).to_have_count(2)
-    expect(watcher.locator(".spectated-board .cell[data-start='1']")).to_have_count(2)
+    expect(watcher.locator(".spectated-board.common-ground")).to_have_count(1)  # one board
+    expect(watcher.locator(".common-racers .racer")).to_have_count(2)  # the racers beside it
+    expect(watcher.locator(".common-ground .cell[data-start='1']")).to_have_count(1)
     expect(alice.locator("#timer")).not_to_have_text("000", timeout=3000)
 
     # Bob opens the start cell and one more; Alice opens the start cell.
@@ -176,16 +181,24 @@ def test_two_racers_and_a_spectator(open_page, base_url):
     first_width = progress_width(bob, alice_id)
     assert 0 < first_width < 100
 
-    # Alice clears the board; Bob sees her bar grow to the end, the spectator sees her cells.
+    # Alice clears the board; Bob sees her bar grow to the end; the spectator sees the common
+    # ground: once Alice has won only Bob narrows it, so it is exactly Bob's opened cells.
     reveal_every_safe_cell(alice, board)
     expect(bob_row).to_have_attribute("data-status", "won")
     expect(bob_row.locator(".progress-bar")).to_have_attribute("style", "width: 100%;")
     expect(alice.locator("#face")).to_have_attribute("data-face", "cool")
     alice_states = board_states(alice)
-    alice_board = watcher.locator(f'.spectated-board[data-player="{alice_id}"]')
-    expect(alice_board).to_have_attribute("data-status", "won")  # with her last move's cells
-    assert spectated_states(watcher, alice_id) == alice_states
-    assert spectated_states(watcher, bob_id) == board_states(bob)
+    alice_card = watcher.locator(f'.common-racers .racer[data-player="{alice_id}"]')
+    expect(alice_card).to_have_attribute("data-status", "won")
+    expect(alice_card.locator(".racer-figures")).to_contain_text(f"3BV {bbbv(board)} ")
+    bob_opened = {p: s for p, s in board_states(bob).items() if s.isdigit()}
+    assert all(alice_states[p] == s for p, s in bob_opened.items())
+    watcher.wait_for_function(
+        "n => document.querySelectorAll('.common-ground .cell:not([data-state=\"hidden\"])')"
+        ".length === n",
+        arg=len(bob_opened),
+    )
+    assert {p: s for p, s in common_states(watcher).items() if s != "hidden"} == bob_opened
 
     # A racer's page holds only its own board: no cell of Alice's ever reached Bob's page.
     assert bob.locator(".cell").count() == WIDTH * HEIGHT
@@ -254,7 +267,7 @@ def test_latecomers_watch_a_full_or_started_race(open_page, base_url):
         racer.click("#ready-button")
     for racer in racers:
         expect(racer.locator("body")).to_have_attribute("data-phase", "running")
-    expect(full.locator(".spectated-board")).to_have_count(2)
+    expect(full.locator(".common-racers .racer")).to_have_count(2)
 
     # Once started, a newcomer cannot join either: it lands in the spectator view.
     late = open_page()
@@ -264,7 +277,8 @@ def test_latecomers_watch_a_full_or_started_race(open_page, base_url):
     expect(late.locator("#race-note")).to_have_text(
         "This race has already started, so you are watching it."
     )
-    expect(late.locator("#spectator-boards .spectated-board")).to_have_count(2)
+    expect(late.locator("#spectator-boards .common-ground")).to_have_count(1)
+    expect(late.locator("#spectator-boards .common-racers .racer")).to_have_count(2)
     expect(late.locator("#board .cell")).to_have_count(0)
     expect(late.locator("#spectate-bar")).to_be_visible()
     expect(late.locator("body")).to_have_attribute("data-role", "spectator")
@@ -286,8 +300,12 @@ def test_latecomers_watch_a_full_or_started_race(open_page, base_url):
     board = generate_board(WIDTH, HEIGHT, MINES, SEED, start)
     x, y = hidden_safe_cells(board, before)[0]
     assert reveal(racer, x, y) == str(board.numbers[board.index(x, y)])
-    opened = f'.spectated-board .cell[data-x="{x}"][data-y="{y}"]:not([data-state="hidden"])'
-    expect(late.locator(opened)).to_have_count(1)  # the spectator sees the move
+    # The spectator sees the move's counts, not its cells: the other racer has opened nothing.
+    solved = late.locator(".common-racers .racer-figures", has_text=re.compile(r"^3BV [1-9]"))
+    expect(solved).to_have_count(1)
+    expect(late.locator(f'.common-ground .cell[data-x="{x}"][data-y="{y}"]')).to_have_attribute(
+        "data-state", "hidden"
+    )
 
 
 def test_leave_the_waiting_room_and_copy_the_links(open_page, base_url):

@@ -139,7 +139,7 @@ def part_fanout(events: int, repeat: int) -> None:
             for seq in range(events):
                 payload = move_payload(racers[0].player_id, seq + 1, cells, rng)
                 message = {"type": "game.event", "kind": "move", "payload": payload,
-                           "origin": "x", "delay_ms": 0}  # fmt: skip
+                           "origin": "x"}  # fmt: skip
                 batches.append([copy.deepcopy(message) for _ in others])
             runs: dict[str, list[float]] = {"json": [], "orjson": [], "once": []}
             variants = (("json", deliver_json), ("orjson", deliver_orjson), ("once", deliver_once))

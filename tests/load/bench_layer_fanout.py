@@ -23,7 +23,6 @@ EVENT = {
     "kind": "move",
     "payload": {"player": "p" * 12, "seq": 1, "cells": [[1, 2, "3"]] * 5},
     "origin": None,
-    "delay_ms": 0,
 }
 
 

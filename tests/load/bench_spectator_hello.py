@@ -1,12 +1,13 @@
-"""A late spectator's hello to a long running race, on PostgreSQL: the time to build its
-welcome (boards as of `delay` ago and the moves since), which once replayed the whole log.
+"""The first spectator's hello to a long running race on a worker, on PostgreSQL: the time
+to read the race's common ground (games.play.welcome.common_ground_now: every racer's
+snapshot, no move log) and its welcome's state.
 
     .venv/bin/python -m tests.load.bench_spectator_hello --moves 18000 --hellos 50
 
 It creates a fresh database, a running expert race of 5 racers, plays `--moves` real moves
-through the move pipeline (flags toggled, so the race never ends), makes all but the last
-`--recent` of them older than the spectator delay, and times `welcome_view` for a
-spectator. Prints the number of moves in the log and the median, p95 and max time per hello.
+through the move pipeline (flags toggled, so the race never ends), and times the watch's read
+of the ground plus `welcome_view` for a spectator. Prints the number of moves in the log and
+the median, p95 and max time per hello.
 """
 
 from __future__ import annotations
@@ -21,24 +22,21 @@ from tests.support.servers import django_on_fresh_postgres
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=18000)
-    parser.add_argument("--recent", type=int, default=150, help="moves inside the delay")
     parser.add_argument("--hellos", type=int, default=50)
     args = parser.parse_args()
     with django_on_fresh_postgres():
-        run(args.moves, args.recent, args.hellos)
+        run(args.moves, args.hellos)
 
 
-def run(moves: int, recent: int, hellos: int) -> None:
+def run(moves: int, hellos: int) -> None:
     from datetime import timedelta
 
-    from django.conf import settings
-    from django.db.models import OuterRef, Subquery
     from django.utils import timezone
 
     from games.engine import Flag, Reveal
     from games.models import Move, SweepSnapshot
     from games.moves.services import move_apply
-    from games.play.welcome import welcome_view
+    from games.play.welcome import common_ground_now, welcome_view
     from games.races import lifecycle
     from games.races.clock import game_tick
     from games.races.spec import game_spec
@@ -58,25 +56,16 @@ def run(moves: int, recent: int, hellos: int) -> None:
     for k in range(moves - len(racers)):
         move_apply(player_id=racers[k % 5].id, move=Flag(k % 30, 15 - (k // 30) % 2))
     print(f"played {moves} moves in {time.perf_counter() - started:.1f} s")
-    delay = timedelta(milliseconds=settings.MINERACE["SPECTATOR_DELAY_MS"] + 60_000)
-    newest = list(
-        Move.objects.filter(game=game).order_by("-id").values_list("id", flat=True)[:recent]
-    )
-    Move.objects.filter(game=game).exclude(id__in=newest).update(created_at=timezone.now() - delay)
-    made_at = Move.objects.filter(player=OuterRef("player"), seq=OuterRef("seq"))
-    SweepSnapshot.objects.filter(player__game=game).update(
-        created_at=Subquery(made_at.values("created_at")[:1])  # as when they were written
-    )
-
     timings = []
     for _ in range(hellos):
         began = time.perf_counter()
-        view = welcome_view(game_id=game.id, player_id=None, spectator=True)
+        ground, _, _ = common_ground_now(game_id=game.id)
+        welcome_view(game_id=game.id, player_id=None, spectator=True)
         timings.append((time.perf_counter() - began) * 1000)
     timings.sort()
     print(f"log: {Move.objects.filter(game=game).count()} moves, "
           f"{SweepSnapshot.objects.filter(player__game=game).count()} snapshots; "
-          f"welcome: {len(view['pending'])} pending frames")  # fmt: skip
+          f"common ground: {len(ground.cells())} cells")  # fmt: skip
     print(f"spectator hello over {hellos}: median {statistics.median(timings):.1f} ms, "
           f"p95 {timings[int(0.95 * (hellos - 1))]:.1f} ms, max {timings[-1]:.1f} ms")  # fmt: skip
 

@@ -11,6 +11,8 @@ import uuid
 
 import pytest
 
+from tests.support.proxy import Nginx, nginx_binary
+from tests.support.requirements import REQUIRE_SERVICES, require
 from tests.support.servers import (
     Daphne,
     PostgresDatabase,
@@ -56,7 +58,7 @@ def make_cluster(
     close_timeout: int | None = None,
     **extra: str,
 ) -> Cluster:
-    settings = {"MINERACE_SPECTATOR_DELAY_MS": "0", "MINERACE_COUNTDOWN_MS": "200", **extra}
+    settings = {"MINERACE_COUNTDOWN_MS": "200", **extra}
     env = base_env(
         DATABASE_URL=postgres.url,
         REDIS_URL=redis_url,
@@ -77,3 +79,24 @@ def cluster(postgres, tmp_path_factory):
     c = make_cluster(postgres, "redis://127.0.0.1:6379/0", tmp_path_factory.mktemp("cluster"))
     yield c
     c.stop()
+
+
+TRUSTED = {"MINERACE_TRUSTED_PROXIES": "127.0.0.1"}  # as docs/deploy.md sets it behind nginx
+
+
+@pytest.fixture(scope="module")
+def needs_nginx(needs_services) -> None:
+    require(None if nginx_binary() else "no nginx (apt-get install -y nginx)", REQUIRE_SERVICES)
+
+
+@pytest.fixture(scope="module")
+def proxied(postgres, tmp_path_factory, needs_nginx):
+    """Two workers on the machine's Redis behind nginx with co-location on."""
+    cluster = make_cluster(postgres, "redis://127.0.0.1:6379/0",
+                           tmp_path_factory.mktemp("proxied"), **TRUSTED)  # fmt: skip
+    nginx = Nginx([w.port for w in cluster.workers], colocate=True, tag_upstream=True)
+    try:
+        yield cluster, nginx.start()
+    finally:
+        nginx.stop()
+        cluster.stop()

@@ -97,8 +97,8 @@ async def test_a_move_held_when_daphne_cancels_its_application_is_committed_told
         lock.rollback()
         lock.close()
 
-    # Told to the others: the spectator sees its cells, the other racer its counts.
-    cells = await frame_about(watcher, "cells", her)
+    # Told to the others: the spectator and the other racer see its counts.
+    cells = await frame_about(watcher, "progress", her)
     assert cells["seq"] == 1, cells
     progress = await frame_about(bob, "progress", her)
     assert progress["seq"] == 1, progress

@@ -75,13 +75,13 @@ async def test_a_race_on_one_worker_gets_every_move_without_redis(cluster):
             while len(seqs_of(client, "progress", other)) < 15:
                 await client.recv()
         for watcher in watchers:
-            while len(watcher.of_type("cells")) < 30:
+            while len(watcher.of_type("progress")) < 30:
                 await watcher.recv()
     assert seqs_of(alice, "progress", wb["you"]) == list(range(1, 16))
     assert seqs_of(bob, "progress", wa["you"]) == list(range(1, 16))
     for watcher in watchers:
         for player in (wa["you"], wb["you"]):
-            assert seqs_of(watcher, "cells", player) == list(range(1, 16))
+            assert seqs_of(watcher, "progress", player) == list(range(1, 16))
     assert redis.events() == 0, redis.payloads[:5]
     for client in (alice, bob, *watchers):
         await client.close()
@@ -114,9 +114,9 @@ async def test_a_spectator_joining_on_another_worker_misses_no_move_after_its_we
         for _ in range(25):
             watcher, welcome = await watch(b.ws_url, game_id)
             first = welcome["seqs"][me]
-            while max(seqs_of(watcher, "cells", me), default=0) < first + 5:
+            while max(seqs_of(watcher, "progress", me), default=0) < first + 5:
                 await watcher.recv()
-            seen = seqs_of(watcher, "cells", me)
+            seen = seqs_of(watcher, "progress", me)
             assert seen == list(range(first + 1, seen[-1] + 1)), (first, seen)
             await watcher.close()
             assert not mover.done()
@@ -152,10 +152,10 @@ async def test_after_a_kill_9_the_race_goes_on_where_its_sockets_land(postgres, 
         for n in range(1, 6):
             answer = await alice.request({"type": "flag", "x": n, "y": 0})
             assert (await bob.until("progress"))["seq"] == answer["seq"]
-            assert (await watcher.until("cells"))["seq"] == answer["seq"]
+            assert (await watcher.until("progress"))["seq"] == answer["seq"]
             answer = await bob.request({"type": "flag", "x": n, "y": 1})
             assert (await alice.until("progress"))["seq"] == answer["seq"]
-            cells = await watcher.until("cells")
+            cells = await watcher.until("progress")
             assert (cells["player"], cells["seq"]) == (wb["you"], answer["seq"])
 
         # bob follows the game to worker b: the race is on one worker again, and still heard
@@ -163,7 +163,7 @@ async def test_after_a_kill_9_the_race_goes_on_where_its_sockets_land(postgres, 
         bob, _ = await resume(b.ws_url, game_id, wb["token"])
         answer = await alice.request({"type": "flag", "x": 9, "y": 0})
         assert (await bob.until("progress"))["seq"] == answer["seq"]
-        assert (await watcher.until("cells"))["seq"] == answer["seq"]
+        assert (await watcher.until("progress"))["seq"] == answer["seq"]
         for client in (alice, bob, watcher):
             await client.close()
     finally:
@@ -188,7 +188,7 @@ async def test_with_redis_down_a_race_on_one_worker_goes_on(postgres, private_re
             answer = await alice.request({"type": "flag", "x": n, "y": 2})
             assert answer["type"] == "cells", answer
             assert (await bob.until("progress"))["seq"] == answer["seq"]
-            assert (await watcher.until("cells"))["seq"] == answer["seq"]
+            assert (await watcher.until("progress"))["seq"] == answer["seq"]
         assert outbox_rows(postgres.url) == before
         for client in (alice, bob, watcher):
             await client.close()

@@ -8,33 +8,12 @@ import urllib.request
 
 import pytest
 
-from tests.multiworker.conftest import make_cluster
+from tests.multiworker.conftest import TRUSTED, make_cluster
 from tests.multiworker.racing import acked, board, create_race, http_json, ready_and_start
-from tests.support.proxy import UPSTREAM_HEADER, Nginx, nginx_binary
-from tests.support.requirements import REQUIRE_SERVICES, require
+from tests.support.proxy import UPSTREAM_HEADER, Nginx
 from tests.support.wsclient import WsClient
 
 pytestmark = pytest.mark.services
-
-TRUSTED = {"MINERACE_TRUSTED_PROXIES": "127.0.0.1"}  # as docs/deploy.md sets it behind nginx
-
-
-@pytest.fixture(scope="module")
-def needs_nginx(needs_services) -> None:
-    require(None if nginx_binary() else "no nginx (apt-get install -y nginx)", REQUIRE_SERVICES)
-
-
-@pytest.fixture(scope="module")
-def proxied(postgres, tmp_path_factory, needs_nginx):
-    """Two workers on the machine's Redis behind nginx with co-location on."""
-    cluster = make_cluster(postgres, "redis://127.0.0.1:6379/0",
-                           tmp_path_factory.mktemp("proxied"), **TRUSTED)  # fmt: skip
-    nginx = Nginx([w.port for w in cluster.workers], colocate=True, tag_upstream=True)
-    try:
-        yield cluster, nginx.start()
-    finally:
-        nginx.stop()
-        cluster.stop()
 
 
 async def open_socket(nginx: Nginx, game_id: str) -> tuple[WsClient, int]:
@@ -91,11 +70,11 @@ async def test_a_race_plays_through_the_proxy_with_its_fanout(proxied):
     for x, y in safe[:5]:
         assert (await alice.request({"type": "reveal", "x": x, "y": y}))["type"] == "cells"
     seqs = sorted(acked(alice))
-    while len(watcher.of_type("cells")) < len(seqs):
+    while len(watcher.of_type("progress")) < len(seqs):
         await watcher.recv(timeout=10)
     while len(bob.of_type("progress")) < len(seqs):
         await bob.recv(timeout=10)
-    assert [f["seq"] for f in watcher.of_type("cells")] == seqs
+    assert [f["seq"] for f in watcher.of_type("progress")] == seqs
     for client in (alice, bob, watcher):
         await client.close()
 
@@ -129,9 +108,9 @@ async def test_kill9_of_a_games_worker_sends_its_new_sockets_to_the_live_one(
         safe = [the_board.xy(i) for i in range(the_board.size) if not the_board.is_mine(i)]
         for x, y in safe[:5]:
             assert (await alice.request({"type": "reveal", "x": x, "y": y}))["type"] == "cells"
-        while len(watcher.of_type("cells")) < 5:
+        while len(watcher.of_type("progress")) < 5:
             await watcher.recv(timeout=10)
-        assert [f["seq"] for f in watcher.of_type("cells")] == sorted(acked(alice))
+        assert [f["seq"] for f in watcher.of_type("progress")] == sorted(acked(alice))
         # The game's HTTP paths reach the live worker as well.
         assert http_json(nginx.url + f"/api/games/{game_id}/")["id"] == game_id
         for client in (alice, bob, watcher):

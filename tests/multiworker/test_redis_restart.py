@@ -71,9 +71,9 @@ async def test_redis_restart_mid_race(postgres, private_redis, tmp_path):
             timeout=20,
             interval=0,
         )
-        spectated = await watcher.until("cells", timeout=5)
+        spectated = await watcher.until("progress", timeout=5)
         while spectated["seq"] < answer["seq"]:
-            spectated = await watcher.until("cells", timeout=5)
+            spectated = await watcher.until("progress", timeout=5)
         assert (spectated["player"], spectated["seq"]) == (wa["you"], answer["seq"])
         for worker in cluster.workers:
             assert worker.process.poll() is None  # still the same processes
@@ -128,8 +128,8 @@ async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
         progress = await bob.until("progress", timeout=15)
         assert (progress["player"], progress["seq"]) == (wa["you"], answer["seq"])
         await watcher.until("started", timeout=15)
-        cells = await watcher.until("cells", timeout=15)
-        assert (cells["player"], cells["seq"], cells["cells"]) == (wa["you"], 1, [[0, 0, "F"]])
+        counts = await watcher.until("progress", timeout=15)
+        assert (counts["player"], counts["seq"], counts["progress"]["flags"]) == (wa["you"], 1, 1)
         await async_wait_until(
             lambda: outbox_rows(postgres.url) == 0, message="the outbox to be emptied"
         )
@@ -143,14 +143,14 @@ async def test_events_committed_while_redis_is_down_arrive_once_it_is_back(
         await until_seen(bob, "progress", wa["you"], 2)  # perhaps before its own answer
         seen = set()
         while seen != {(wa["you"], 2), (first_of_bob["player"], 1)}:
-            cells = await watcher.until("cells", timeout=15)
-            seen.add((cells["player"], cells["seq"]))
+            counts = await watcher.until("progress", timeout=15)
+            seen.add((counts["player"], counts["seq"]))
         for client in (alice, bob, watcher):
             assert len(client.of_type("started")) == 1, client.received
         moves = {
             "alice": [(f["seq"], f.get("re")) for f in alice.of_type("cells")],
             "bob": [(f["player"], f["seq"]) for f in bob.of_type("progress")],
-            "watcher": [(f["player"], f["seq"]) for f in watcher.of_type("cells")],
+            "watcher": [(f["player"], f["seq"]) for f in watcher.of_type("progress")],
         }
         assert moves == {
             "alice": [(1, answer["re"]), (2, second["re"])],

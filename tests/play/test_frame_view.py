@@ -22,14 +22,14 @@ MOVE = {"player": "p1", "seq": 3, "action": "reveal", "x": 1, "y": 2, "cells": [
     [
         ("player", "p1", "race", "cells"),  # the mover's own connections
         ("player", "p1", "solo", "cells"),
-        ("spectator", None, "race", "cells"),
-        ("spectator", None, "solo", "cells"),
+        ("spectator", None, "race", "progress"),  # the worker's watch adds the common ground
+        ("spectator", None, "solo", "progress"),
         ("player", "p2", "race", "progress"),  # another racer: counts only
         (None, None, "race", None),  # before hello: nothing
     ],
 )
 def test_a_move_is_seen_as_its_role_may(role, player_id, mode, expected):
-    """A casual game's spectators see cells; the other racers counts."""
+    """Only the mover sees a move's cells; the other racers and spectators its counts."""
     view = frame_view("move", MOVE, role=role, player_id=player_id, mode=mode)
     assert (view[0] if view else None) == expected
     if expected == "progress":
@@ -44,15 +44,6 @@ def test_other_events_are_seen_by_everyone_unchanged():
         assert frame_view("finished", payload, role=role, player_id=player_id, mode="race") == (
             "finished", payload
         )  # fmt: skip
-
-
-def test_a_rated_races_spectators_see_counts_not_cells_but_the_mover_sees_its_own():
-    """docs/protocol.md 4, v1.2: a rated race's board is shared, so its spectators get progress."""
-    spectator = frame_view("move", MOVE, role="spectator", player_id=None, mode="race", rated=True)
-    assert spectator == ("progress", {"player": "p1", "seq": 3, "status": "playing",
-                                      "progress": MOVE["progress"]})  # fmt: skip
-    mover = frame_view("move", MOVE, role="player", player_id="p1", mode="race", rated=True)
-    assert mover == ("cells", MOVE)
 
 
 def test_frames_are_written_as_json_would_write_them():
@@ -76,7 +67,7 @@ def test_frames_are_written_as_json_would_write_them():
 def test_a_moves_views_are_written_once_per_worker():
     """Each connection's copy of the layer message is its own dict; the text is shared."""
     frame_texts.forget()
-    cells = frame_view("move", MOVE, role="spectator", player_id=None, mode="race")
+    cells = frame_view("move", MOVE, role="player", player_id="p1", mode="race")
     progress = frame_view("move", MOVE, role="player", player_id="p2", mode="race")
     first = frame_texts.event_frame_text("move", MOVE, progress)
     copy = dict(MOVE)

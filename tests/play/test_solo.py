@@ -76,10 +76,12 @@ async def test_a_whole_game_to_a_win():
     assert result["time_ms"] == finished["time_ms"]
     assert result["efficiency"] == pytest.approx(21 / reveals)
 
-    # The spectator saw exactly the same cells, move by move, then the end.
+    # The spectator saw each move's counts and, its player being the only one playing, the
+    # same cells as the common ground, move by move, then the end.
     watched = []
-    while (frame := await watcher.recv())["type"] == "cells":
-        watched.append(frame["cells"])
+    while (frame := await watcher.recv())["type"] in ("progress", "common"):
+        if frame["type"] == "common":
+            watched.append(frame["cells"])
     assert watched == frames
     assert frame["type"] == "finished"
     assert (await watcher.expect("game_over"))["results"] == over["results"]
@@ -167,11 +169,11 @@ async def test_two_connections_of_one_player_see_every_move_once():
 
 async def test_a_spectator_joining_late_sees_the_board():
     game_id = await create_game(**SEEDED)
-    client, welcome = await player(game_id)
+    client, _ = await player(game_id)
     opened = (await client.request({"type": "reveal", "x": 4, "y": 4}))["cells"]
     watcher, seen = await spectator(game_id)
     assert seen["you"] is None and "token" not in seen
-    assert cell_map(seen["boards"][welcome["you"]]) == cell_map(opened)
+    assert seen["boards"] == {} and cell_map(seen["common"]) == cell_map(opened)
     await client.close()
     await watcher.close()
 

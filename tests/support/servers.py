@@ -248,11 +248,10 @@ def migrated_sqlite_template() -> Path:
 
 def production_env(redis_url: str, prefix: str) -> dict[str, str]:
     """A worker's environment as in production (DEBUG off, the Redis pub/sub layer), for load
-    benchmarks: no spectator delay, so fan-out measures the system, and a short countdown."""
+    benchmarks: a short countdown."""
     return base_env(
         REDIS_URL=redis_url,
         REDIS_PREFIX=f"{prefix}-{uuid.uuid4().hex[:8]}",
-        MINERACE_SPECTATOR_DELAY_MS="0",
         MINERACE_COUNTDOWN_MS="500",
         DEBUG="0",
         SECRET_KEY="load-test-only-" + uuid.uuid4().hex,

@@ -29,12 +29,17 @@ async def until(
 
 
 class WsClient:
-    """One connection to /ws/games/<id>/ on a server; remembers every frame it received."""
+    """One connection to /ws/games/<id>/ (a spectator's own: /ws/games/<id>/watch/) on a
+    server; remembers every frame it received."""
 
     def __init__(
-        self, base_ws_url: str, game_id: str, headers: dict[str, str] | None = None
+        self,
+        base_ws_url: str,
+        game_id: str,
+        headers: dict[str, str] | None = None,
+        watch: bool = False,
     ) -> None:
-        self.url = f"{base_ws_url}/ws/games/{game_id}/"
+        self.url = f"{base_ws_url}/ws/games/{game_id}/{'watch/' if watch else ''}"
         self.headers = headers or {}
         self.origin = base_ws_url.replace("ws://", "http://").replace("wss://", "https://")
         self.ws: ClientConnection | None = None

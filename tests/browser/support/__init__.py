@@ -66,9 +66,7 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         "MINERACE_HELLO_BURST": "1000",
         "MINERACE_PLAYER_MOVE_RATE_PER_S": "1000",
         "MINERACE_PLAYER_MOVE_BURST": "1000",
-        # Races: spectators see moves at once and the countdown is short, so the tests can
-        # compare pages without waiting.
-        "MINERACE_SPECTATOR_DELAY_MS": "0",
+        # Races: the countdown is short, so the tests can compare pages without waiting.
         "MINERACE_COUNTDOWN_MS": "1000",
         # The tests stand where a proxy would: a request's X-Forwarded-For is its client's
         # address, so accounts can come from addresses of their own, or share one (friends on

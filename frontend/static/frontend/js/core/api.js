@@ -72,6 +72,15 @@ export function getGame(gameId) {
 }
 
 /**
+ * GET /api/tv/: the featured race (game null when none runs; docs/protocol.md 4).
+ * @returns {Promise<{game: string | null, why: string | null, page: string | null,
+ *   players: {id: string, name: string, rating: number | null}[]}>}
+ */
+export function getTv() {
+  return request("GET", "/api/tv/");
+}
+
+/**
  * GET /api/games/?status=lobby: the races waiting for players, newest first.
  * @returns {Promise<GameState[]>}
  */

@@ -30,11 +30,12 @@ export class GameSession {
     this.clock = new ServerClock();
     this.role = null;
     this.you = null;
-    this.hello = watch ? { role: "spectator" } : null; // null: decided when the socket opens
+    // A spectator asks for batches: at most a few frames a second (docs/protocol.md 4).
+    this.hello = watch ? { role: "spectator", batch: true } : null; // null: decided on open
     this.helloId = null;
     this.seqs = {}; // player id -> the last move seq this page has of that player
     this.startWatch = null;
-    this.socket = new GameSocket(gameSocketUrl(gameId), {
+    this.socket = new GameSocket(gameSocketUrl(gameId, watch), {
       onOpen: () => this.sayHello(),
       onMessage: (message) => this.receive(message),
       onStatus: (status) => this.handlers.onStatus?.(status),
@@ -64,6 +65,11 @@ export class GameSession {
 
   /** @param {import("./types.js").GameFrame} message */
   receive(message) {
+    if (message.type === "batch") {
+      // A spectator's frame holding several messages, in order (docs/protocol.md 4).
+      for (const inner of message.messages ?? []) this.receive(inner);
+      return;
+    }
     if (message.type === "cells" || message.type === "progress") {
       const last = this.seqs[message.player] ?? 0;
       if (message.seq <= last) return; // a repeat: already shown
@@ -84,7 +90,8 @@ export class GameSession {
         setToken(this.gameId, message.token);
         this.hello = { role: "player", token: message.token }; // reconnections resume
       } else {
-        this.hello = { role: message.role };
+        this.hello =
+          message.role === "spectator" ? { role: "spectator", batch: true } : { role: message.role };
       }
     } else if (message.type === "started" && message.now) {
       this.clock.sync(message.now);

@@ -14,8 +14,9 @@ export function socketUrl(path) {
   return `${scheme}//${window.location.host}${path}`;
 }
 
-export function gameSocketUrl(gameId) {
-  return socketUrl(`/ws/games/${encodeURIComponent(gameId)}/`);
+/** A game's socket; a spectator's own (`watch`) may land on any worker (docs/protocol.md 4). */
+export function gameSocketUrl(gameId, watch = false) {
+  return socketUrl(`/ws/games/${encodeURIComponent(gameId)}/${watch ? "watch/" : ""}`);
 }
 
 export class GameSocket {

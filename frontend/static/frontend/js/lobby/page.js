@@ -13,6 +13,7 @@ import "./live-races.js";
 import "./open-races.js";
 import "./quick-match.js";
 import "./race-form.js";
+import "./tv-panel.js";
 
 const nickname = /** @type {HTMLInputElement} */ (document.getElementById("nickname"));
 const noGuess = /** @type {HTMLInputElement} */ (document.getElementById("no-guess"));

@@ -207,6 +207,9 @@ function show(player, seasons) {
   badge.hidden = false;
   markBadge.hidden = !player.marked;
   markedNote.hidden = !player.marked;
+  const racing = document.getElementById("player-racing");
+  racing.hidden = !player.racing; // the race the player is in now (Minerace TV, issue 33)
+  if (player.racing) document.getElementById("player-racing-link").href = player.racing.page;
   const ratings = [...(player.ratings ?? [])].sort(byPresetAndVariant);
   ratingCards.replaceChildren(...ratings.map((rating, index) => ratingCard(rating, index, seasons)));
   ratingsSection.hidden = ratings.length === 0;

@@ -1,7 +1,7 @@
 // @ts-check
 // The race page: waiting room, countdown, race and results, for a racer (its own board with
 // full controls, beside every racer's progress: counts only, never their cells) or for a
-// spectator (every board, held back a few seconds by the server while the race runs). Who is
+// spectator (the race's common ground beside every racer; every board once it is over). Who is
 // offline and when the server drops them, the ready timeout, and a rematch after the end.
 import { announce, moveWords } from "../core/a11y.js";
 import { fetchAnalysis, reviewOf } from "../core/analysis.js";
@@ -93,11 +93,8 @@ function render() {
   resign.render(race.canMove(), race.isDecided());
   rematch.render(race);
   $("spectate-bar").hidden = !spectating();
-  // A rated race's spectators see counts until the end (docs/protocol.md 4): say why, and offer
-  // the replay the moment it is over.
-  const closedBoards = spectating() && game.rated && game.status !== "finished";
-  $("delay-note").hidden = game.status === "finished" || closedBoards;
-  $("rated-note").hidden = !closedBoards;
+  // Spectators see the common ground until the end (docs/protocol.md 4); the replay is
+  // offered the moment it is over.
   const replay = /** @type {HTMLAnchorElement} */ ($("spectate-replay"));
   replay.hidden = !(spectating() && game.status === "finished");
   replay.href = `/games/${encodeURIComponent(game.id)}/replay/`;
@@ -227,7 +224,7 @@ function announceOwnEnd({ status, time_ms: timeMs }) {
 const handlers = {
   welcome(message) {
     race.welcome(message);
-    if (spectating()) race.countFrom(message.boards);
+    if (spectating()) race.solvedFrom(message.bbbv_solved);
     const { game } = race;
     $("game-info").textContent = describeGame(game);
     showNoGuessBadge(game);
@@ -240,7 +237,9 @@ const handlers = {
       view.build(game.width, game.height);
       applyOwnCells(message.boards?.[race.you] ?? []);
     }
-    if (spectating() && game.status !== "lobby") spectated.build(race, message.boards ?? {});
+    if (spectating() && game.status !== "lobby") {
+      spectated.build(race, message.boards ?? {}, message.common ?? []);
+    }
     markStart(game.start);
     if (game.status === "countdown") countdown.show(game.starts_at, startElement());
     else countdown.hide();
@@ -316,8 +315,7 @@ const handlers = {
 
   cells(message) {
     race.moved(message);
-    if (spectating()) spectated.apply(message);
-    else if (message.player === race.you) {
+    if (message.player === race.you) {
       applyOwnCells(message.cells);
       playCellsSound(message.cells);
       announce(moveWords(message.cells));
@@ -329,6 +327,10 @@ const handlers = {
   progress(message) {
     race.moved(message);
     render();
+  },
+
+  common(message) {
+    spectated.applyCommon(message.cells); // a spectator's: cells new in the common ground
   },
 
   finished(message) {
@@ -348,7 +350,7 @@ const handlers = {
 
   game_over(message) {
     race.gameOver(message);
-    if (spectating() && race.game.rated) session.resync(); // the boards are public now
+    // Every board is public now: a spectator's watch sends a welcome holding them next.
     render();
     showEnd();
     announce("The race is over: the results are above the board.");
@@ -428,7 +430,9 @@ window.addEventListener("pageshow", () => {
 
 /** Take over the page for race `gameId` and connect: as a racer, or watching with ?watch=1. */
 export function start(gameId, initialGame) {
-  const watch = new URLSearchParams(window.location.search).get("watch") === "1";
+  const watch =
+    new URLSearchParams(window.location.search).get("watch") === "1" ||
+    document.body.dataset.watch === "1"; // Minerace TV
   session = new GameSession(gameId, {
     watch,
     onMessage(message) {

@@ -18,13 +18,10 @@ export class RaceState {
     this.you = message.you ?? null;
   }
 
-  /** A spectator's boards may be held back a few seconds: take its counts from them. */
-  countFrom(boards) {
+  /** A spectator's welcome: each racer's 3BV solved ({player id: n}), as the ground has it. */
+  solvedFrom(solved) {
     for (const player of this.players) {
-      const cells = boards?.[player.id];
-      if (!cells) continue;
-      player.revealed = cells.filter(([, , value]) => typeof value === "number").length;
-      player.flags = cells.filter(([, , value]) => value === "F").length;
+      if (solved?.[player.id] != null) player.bbbv_solved = solved[player.id];
     }
   }
 

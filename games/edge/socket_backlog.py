@@ -1,0 +1,35 @@
+"""How much a WebSocket still holds to send, so a slow reader is not queued to without end.
+
+Daphne writes a frame to the socket's Twisted transport at once, which buffers what the peer
+has not read yet: the bytes there are the connection's backlog. The ASGI `send` a consumer is
+given reaches Daphne's protocol through the session middleware's wrapper (`real_send`) and a
+`functools.partial(server.handle_reply, protocol)`. Other servers (the test communicator) have
+no such transport: the backlog is then unknown (None).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+WRAPPERS_FOLLOWED = 4
+
+
+def transport_of(send: Any) -> Any | None:
+    """The Twisted transport behind an ASGI `send`, or None where there is none to be found."""
+    for _ in range(WRAPPERS_FOLLOWED):
+        if isinstance(send, functools.partial):
+            protocol = send.args[0] if send.args else None
+            return getattr(protocol, "transport", None)
+        send = getattr(getattr(send, "__self__", None), "real_send", None)
+        if send is None:
+            return None
+    return None
+
+
+def unsent_bytes(transport: Any) -> int | None:
+    """The bytes a transport holds that the peer has not taken yet (None: not known)."""
+    try:
+        return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
+    except (AttributeError, TypeError):
+        return None
