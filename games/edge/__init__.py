@@ -10,4 +10,5 @@ lives here.
     socket_turns.py      a socket's frames and its close run to their end
     receive_stamp.py     each frame stamped when read, before any queue (fair play's timing)
     unavailable.py       a database or Redis away: 503 and Retry-After, internal and 1013
+    socket_backlog.py    what a socket still holds to send (a slow spectator is skipped)
 """

@@ -14,6 +14,7 @@ it and the moves that change that knowledge. Nothing here knows of Django, socke
     statistics.py  3BV and the figures derived from it
     ranking.py     a race's ranking
     deciding.py    when a race's ranking is decided
+    common_ground.py  the cells every racer still playing has uncovered (what spectators see)
     codec.py       snapshot bytes of a sweep
     lru.py         a cache bounded by bytes
     errors.py      the engine's errors

@@ -107,11 +107,13 @@ class Watch:
 
     async def reread(self) -> None:
         """A move was missed: read the ground again, and welcome every spectator afresh."""
-        try:
-            await self._read()
-        except Exception:
-            log.exception("watch of game %s could not read its ground again", self.game_id)
-            return
+        while True:
+            try:
+                await self._read()
+                break
+            except Exception:  # the database is away for a moment: what is heard waits
+                log.exception("watch of game %s could not read its ground again", self.game_id)
+                await asyncio.sleep(1)
         self.log.clear()
         for spectator in list(self.cursors):
             self.fall_behind(spectator)
@@ -171,7 +173,13 @@ class Watch:
 
     async def _listen(self, layer: Any) -> None:
         while True:
-            message = await layer.receive(self.channel)
+            try:
+                message = await layer.receive(self.channel)
+            except Exception:  # the layer lost Redis: hear again, and read what was missed
+                log.warning("watch of game %s lost its layer", self.game_id, exc_info=True)
+                await asyncio.sleep(1)
+                self._spawn(self.reread())
+                continue
             if message.get("type") != "game.event":
                 continue
             try:

@@ -4,12 +4,14 @@ the race ends /tv/ follows the next featured one. At 1280 px and on a 390 px pho
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import urllib.request
 from contextlib import closing
 
 import pytest
 
-from tests.browser.support import PHONE, expect, wait_ready
+from tests.browser.support import JSON_HEADERS, PHONE, expect, wait_ready
 from tests.browser.support.daily import shoot
 from tests.browser.support.race import api, join, player_ids, racer, resign, start_race
 
@@ -18,16 +20,20 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 
 
+def account(base_url: str, name: str, address: str) -> None:
+    """An account made as a program makes one (docs/protocol.md 3), from its own address."""
+    body = json.dumps({"username": name, "password": "tv-test-pass-1"}).encode()
+    headers = {**JSON_HEADERS, "X-Forwarded-For": address}
+    request = urllib.request.Request(base_url + "/api/accounts/", data=body, headers=headers)
+    with urllib.request.urlopen(request) as answer:
+        assert answer.status == 201
+
+
 def featured_by_rating(database, game_id: str, player_id: str, name: str, rating: int) -> None:
-    """Make a race rated and one racer an account rated `rating`: above any other test's."""
+    """Make a race rated and one racer the account `name`, rated `rating`: above any other
+    test's race."""
     with closing(sqlite3.connect(database, timeout=30)) as db, db:
         db.execute("UPDATE games_game SET rated = 1 WHERE id = ?", (game_id,))
-        db.execute(
-            "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined) VALUES ('!', 0, ?, '', '', '', 0, 1,"
-            " datetime('now'))",
-            (name,),
-        )
         user = db.execute("SELECT id FROM auth_user WHERE username = ?", (name,)).fetchone()[0]
         db.execute(
             "INSERT INTO ratings_rating (user_id, preset, variant, mu, sigma, display, games,"
@@ -38,7 +44,7 @@ def featured_by_rating(database, game_id: str, player_id: str, name: str, rating
         db.execute("UPDATE games_player SET user_id = ? WHERE id = ?", (user, player_id))
 
 
-def running_race(open_page, base_url, server_database, names, account, rating):
+def running_race(open_page, base_url, server_database, names, account_name, rating):
     """A race of guests running in their pages, one of them now an account rated `rating`."""
     game = api(base_url, "/api/games/", {"mode": "race", "preset": "beginner"})
     pages = [racer(open_page, name) for name in names]
@@ -46,7 +52,8 @@ def running_race(open_page, base_url, server_database, names, account, rating):
         join(page, f"{base_url}/games/{game['id']}/")
     start_race(pages)
     ids = player_ids(base_url, game["id"])
-    featured_by_rating(server_database, game["id"], ids[names[0]], account, rating)
+    account(base_url, account_name, f"10.33.0.{rating % 250}")
+    featured_by_rating(server_database, game["id"], ids[names[0]], account_name, rating)
     return game["id"], pages
 
 

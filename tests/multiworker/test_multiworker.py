@@ -57,7 +57,7 @@ async def test_events_cross_workers(cluster):
     alice_seqs = sorted(acked(alice))
     assert [f["seq"] for f in bob.of_type("progress")] == alice_seqs
     seen = [f["seq"] for f in watcher.of_type("progress") if f["player"] == wa["you"]]
-    assert seen == alice_seqs and not watcher.of_type("progress")
+    assert seen == alice_seqs and not watcher.of_type("cells")
     for client in (alice, bob, watcher):
         await client.close()
 
