@@ -31,6 +31,7 @@ export class GameSession {
     this.role = null;
     this.you = null;
     // A spectator asks for batches: at most a few frames a second (docs/protocol.md 4).
+    /** @type {{role: string, batch?: boolean, token?: string, name?: string} | null} */
     this.hello = watch ? { role: "spectator", batch: true } : null; // null: decided on open
     this.helloId = null;
     this.seqs = {}; // player id -> the last move seq this page has of that player

@@ -23,6 +23,9 @@
  * @property {number} safe_cells
  * @property {number} flags
  * @property {number} clicks
+ * @property {number} [bbbv_solved] a spectator's (docs/protocol.md 4, v1.3), as the next two
+ * @property {number | null} [efficiency]
+ * @property {number | null} [bbbv_per_s]
  */
 
 /**
@@ -130,6 +133,9 @@
  * @property {Object<string, WireCell[]>} boards
  * @property {string} now
  * @property {Object<string, number>} [seqs]
+ * @property {WireCell[]} [common] a spectator's, while the game runs (docs/protocol.md 4)
+ * @property {Object<string, number>} [bbbv_solved] a spectator's: each racer's 3BV solved
+ * @property {boolean} [resync] a fresh welcome in place of what the spectator missed
  */
 /**
  * @typedef {object} JoinedFrame
@@ -183,6 +189,18 @@
  * @property {WireCell[]} cells
  * @property {Progress} progress
  * @property {PlayerStatus} status
+ */
+/**
+ * The cells new in a running game's common ground, to its spectators (docs/protocol.md 4).
+ * @typedef {object} CommonFrame
+ * @property {"common"} type
+ * @property {WireCell[]} cells
+ */
+/**
+ * A spectator's frame holding several messages, in order (docs/protocol.md 4).
+ * @typedef {object} BatchFrame
+ * @property {"batch"} type
+ * @property {GameFrame[]} messages
  */
 /**
  * @typedef {object} ProgressFrame
@@ -258,7 +276,8 @@
  * Every frame of a game's socket.
  * @typedef {WelcomeFrame | JoinedFrame | ReadyFrame | LeftFrame | SpectatorsFrame |
  *   CountdownFrame | StartedFrame | CellsFrame | ProgressFrame | FinishedFrame | GameOverFrame |
- *   DecidedFrame | PresenceFrame | RematchFrame | BerserkFrame | ErrorFrame | PongFrame} GameFrame
+ *   DecidedFrame | PresenceFrame | RematchFrame | BerserkFrame | ErrorFrame | PongFrame |
+ *   CommonFrame | BatchFrame} GameFrame
  */
 /**
  * A handler per kind of frame, each given that kind's shape.

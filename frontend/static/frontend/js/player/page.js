@@ -209,7 +209,8 @@ function show(player, seasons) {
   markedNote.hidden = !player.marked;
   const racing = document.getElementById("player-racing");
   racing.hidden = !player.racing; // the race the player is in now (Minerace TV, issue 33)
-  if (player.racing) document.getElementById("player-racing-link").href = player.racing.page;
+  const link = /** @type {HTMLAnchorElement} */ (document.getElementById("player-racing-link"));
+  if (player.racing) link.href = player.racing.page;
   const ratings = [...(player.ratings ?? [])].sort(byPresetAndVariant);
   ratingCards.replaceChildren(...ratings.map((rating, index) => ratingCard(rating, index, seasons)));
   ratingsSection.hidden = ratings.length === 0;
