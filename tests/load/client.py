@@ -153,6 +153,11 @@ class Racer:
                 return
 
 
+# A move as a spectator sees it: `cells` from the echo; from the game (docs/protocol.md 4, v1.3)
+# `progress`, batched by the spectator's worker at most MINERACE_SPECTATOR_BATCH_HZ a second.
+SPECTATED = ("cells", "progress", "batch")
+
+
 async def spectate(
     url: str, game_id: str, stats: Stats, sent_at: dict, measure_from: float, until: float
 ) -> None:
@@ -165,9 +170,11 @@ async def spectate(
             frame = json.loads(await asyncio.wait_for(ws.recv(), 1))
         except TimeoutError:
             continue
-        if frame.get("type") == "cells":
-            stats.spectator_frames += 1
-            sent = sent_at.get((frame["player"], frame["seq"]))
+        stats.spectator_frames += frame.get("type") in SPECTATED
+        for message in frame.get("messages", [frame]):  # a `batch` holds several
+            if message.get("type") not in SPECTATED:
+                continue
+            sent = sent_at.get((message["player"], message["seq"]))
             if sent is not None and sent >= measure_from:
                 latency_ms = (time.perf_counter() - sent) * 1000
                 stats.fanout_ms.append(latency_ms)
