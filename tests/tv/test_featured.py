@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.edge.validation import game_spec
 from games.models import Game, GameStatus, Player, PlayerStatus
 from games.races import lifecycle
+from games.races.spec import game_spec
 from games.ratings.models import Rating
 from games.tv.selectors import featured_race
 
