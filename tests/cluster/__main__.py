@@ -3,6 +3,7 @@
     python -m tests.cluster                       # the site, one race through the proxy
     python -m tests.cluster --chaos --json FILE   # every fault of issue 31.3 under load
     python -m tests.cluster --chaos --short       # one fault of each kind (.ci/run)
+    python -m tests.cluster --sweep               # what a run killed with -9 left behind
 
 Needs root and Debian's postgresql-15-auto-failover, redis-sentinel, nftables and nginx
 (.ci/run installs them). docs/deploy.md section 10 says how to read the table.
@@ -18,6 +19,7 @@ import sys
 import time
 
 from tests.cluster import chaos
+from tests.cluster.netns import sweep
 from tests.cluster.site import Site, missing_reason
 
 COLUMNS = (
@@ -87,7 +89,15 @@ def main() -> int:
         help="at least this long after each fault before healing it",
     )
     parser.add_argument("--keep-logs", action="store_true", help="keep the hosts' logs")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="delete what a run killed with -9 left (no other run may be going)",
+    )
     args = parser.parse_args()
+    if args.sweep:
+        print("swept:", " ".join(sweep()) or "nothing")
+        return 0
     reason = missing_reason()
     if reason:
         print(f"tests.cluster: {reason}", file=sys.stderr)

@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import itertools
 import signal
-import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -381,7 +380,3 @@ async def chaos(
         "acked_moves": sum(len(p.acked) for p in everyone),
         "reconnects": sum(p.reconnects for p in everyone),
     }
-
-
-def median(values: list[float]) -> float | None:
-    return statistics.median(values) if values else None

@@ -13,8 +13,10 @@ import contextlib
 import ctypes
 import os
 import secrets
+import shutil
 import signal
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,3 +177,19 @@ def leftovers(tag: str | None = None) -> list[str]:
     names = [line.split()[0] for line in listed if line.strip()]
     prefix = "mrc" if tag is None else f"mrc{tag}-"
     return [name for name in names if name.startswith(prefix)]
+
+
+def sweep(tag: str | None = None) -> list[str]:
+    """Kill every process in, and delete, the namespaces a run left behind when it could not
+    clean up itself (killed with -9), and its data directories: for `python -m tests.cluster
+    --sweep`, never while another run is going (it would take that run's hosts too)."""
+    swept = leftovers(tag)
+    for namespace in swept:
+        for pid in sh("ip", "netns", "pids", namespace, check=False).stdout.split():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid), signal.SIGKILL)
+        sh("ip", "netns", "del", namespace, check=False)
+    for tag_seen in {name[3:].split("-", 1)[0] for name in swept}:  # mrc<tag>-<host>
+        for folder in Path(tempfile.gettempdir()).glob(f"minerace-cluster-{tag_seen}-*"):
+            shutil.rmtree(folder, ignore_errors=True)
+    return swept

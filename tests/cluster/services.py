@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -619,10 +618,3 @@ class Proxy:
             interval=0.1,
         )
         return self
-
-
-def wait_for(condition, what: str, timeout: float, interval: float = 0.1) -> float:
-    """Wait for `condition` and return how long it took."""
-    began = time.monotonic()
-    wait_until(condition, message=what, timeout=timeout, interval=interval)
-    return time.monotonic() - began

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from tests.cluster.netns import SUBNET, Host, Network, enter
+from tests.cluster.netns import Host, Network, enter
 from tests.cluster.services import (
     AppWorker,
     PostgresHA,
@@ -211,7 +211,3 @@ class Site:
         """Keep the logs, never the databases."""
         for pgdata in self.workdir.glob("pg-*/pgdata"):
             shutil.rmtree(pgdata, ignore_errors=True)
-
-    @property
-    def subnet(self) -> str:
-        return f"{SUBNET}.0/24"
