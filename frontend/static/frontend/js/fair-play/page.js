@@ -39,30 +39,35 @@ function choosePlayers(players) {
   playerSelect.disabled = players.length === 0;
 }
 
-let asked = null;
+/** The game typed in, and its players: one question per game, an outdated answer dropped. */
+class GameLookup {
+  constructor() {
+    this.asked = null; // the game id asked for last
+  }
 
-/** Ask for the game typed in, and offer its players. */
-async function loadGame() {
-  const gameId = gameIdOf(gameInput.value);
-  if (gameId === asked) return;
-  asked = gameId;
-  choosePlayers([]);
-  if (gameId === null) {
-    if (gameInput.value.trim()) say("That is neither a game's link nor its id.", "error");
+  /** Ask for the game typed in, and offer its players. */
+  async load() {
+    const gameId = gameIdOf(gameInput.value);
+    if (gameId === this.asked) return;
+    this.asked = gameId;
+    choosePlayers([]);
+    if (gameId === null) {
+      if (gameInput.value.trim()) say("That is neither a game's link nor its id.", "error");
+      else say("");
+      return;
+    }
+    say("Looking the game up…");
+    const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/`);
+    if (gameId !== this.asked) return; // another game was typed meanwhile
+    if (!answer.ok) {
+      say(answer.status === 404 ? "There is no such game." : "Could not look the game up.", "error");
+      return;
+    }
+    const game = await answer.json();
+    choosePlayers(game.players);
+    if (game.status !== "finished") say("This game is not over yet: report it once it has ended.");
     else say("");
-    return;
   }
-  say("Looking the game up…");
-  const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/`);
-  if (gameId !== asked) return; // another game was typed meanwhile
-  if (!answer.ok) {
-    say(answer.status === 404 ? "There is no such game." : "Could not look the game up.", "error");
-    return;
-  }
-  const game = await answer.json();
-  choosePlayers(game.players);
-  if (game.status !== "finished") say("This game is not over yet: report it once it has ended.");
-  else say("");
 }
 
 const ANSWERS = {
@@ -112,6 +117,8 @@ async function send(event) {
 }
 
 if (form) {
+  const lookup = new GameLookup();
+  const loadGame = () => lookup.load();
   gameInput.addEventListener("change", loadGame);
   gameInput.addEventListener("blur", loadGame);
   form.addEventListener("submit", send);
