@@ -16,7 +16,6 @@ const PAGE_STATE_NOT_YET_IN_A_CLASS = [
   "player/page.js",
   "player/trend.js",
   "race/page.js",
-  "ratings/page.js",
   "solo/page.js",
   "tournaments/list-page.js",
   "tournaments/tournament-page.js",

@@ -20,9 +20,8 @@ const note = document.getElementById("ratings-note");
 const yourPlace = document.getElementById("your-place");
 const seasonTabs = document.getElementById("season-tabs");
 
-let seasons = [];
-
-function seasonOf(id) {
+/** The season of this id among those /api/seasons/ gave (loaded once, in start). */
+function seasonOf(seasons, id) {
   return seasons.find((season) => season.id === id);
 }
 
@@ -30,9 +29,9 @@ function seasonName(season) {
   return season ? `${season.name}${season.current ? " (current)" : ""}` : "";
 }
 
-function describe(choice) {
+function describe(choice, seasons) {
   const board = boardLabel(choice.preset, choice.variant);
-  const season = seasonOf(choice.season);
+  const season = seasonOf(seasons, choice.season);
   caption.textContent = `${board} ladder, ${seasonName(season)}`;
   document.title = `Minerace — ratings: ${board}, ${season?.name ?? ""}`;
 }
@@ -95,9 +94,9 @@ function showYou(you, entries, season) {
   yourPlace.dataset.rank = you.rank;
 }
 
-function show(choice, answer) {
+function show(choice, answer, seasons) {
   const entries = answer.entries ?? [];
-  const season = seasonOf(choice.season);
+  const season = seasonOf(seasons, choice.season);
   body.replaceChildren(...entries.map(row));
   for (const tr of body.rows) {
     if (answer.you && tr.dataset.name === answer.you.name) tr.classList.add("me");
@@ -141,6 +140,7 @@ function seasonTab(season) {
 }
 
 async function start() {
+  let seasons;
   try {
     seasons = (await getSeasons()).seasons ?? [];
   } catch (error) {
@@ -155,9 +155,9 @@ async function start() {
     {
       table,
       status,
-      describe,
+      describe: (choice) => describe(choice, seasons),
       fetch: (choice) => getSeasonLadder(choice.season, choice.preset, choice.variant),
-      show,
+      show: (choice, answer) => show(choice, answer, seasons),
       fail,
     },
   );
