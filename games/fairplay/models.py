@@ -74,12 +74,18 @@ class Report(models.Model):
     player = models.ForeignKey("games.Player", on_delete=models.CASCADE, related_name="reports")
     reason = models.TextField(max_length=500)
     created_at = models.DateTimeField()
+    # The client address it came from (as the trusted proxy reports it): an address files at
+    # most REPORTS_PER_ADDRESS a day, whatever accounts it makes (docs/protocol.md 3, v1.3).
+    address = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["reporter", "game"], name="one_report_per_game")
         ]
-        indexes = [models.Index(fields=["reporter", "created_at"], name="reports_by_account")]
+        indexes = [
+            models.Index(fields=["reporter", "created_at"], name="reports_by_account"),
+            models.Index(fields=["address", "created_at"], name="reports_by_address"),
+        ]
 
     def __str__(self) -> str:
         return f"report on {self.player_id} in {self.game_id} by {self.reporter_id}"

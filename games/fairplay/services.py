@@ -17,7 +17,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.accounts.models import Account
@@ -45,8 +46,10 @@ from games.scores.records import account_scores_hold, score_release
 # at most this many rating points per mark.
 REFUND_WINDOW = timedelta(days=7)
 REFUND_CAP = 200
-# docs/protocol.md 6.4: an account files at most this many reports in any 24 hours.
+# docs/protocol.md 6.4: an account files at most this many reports in any 24 hours, and
+# (3, v1.3) a client address this many, however many accounts it makes.
 REPORTS_PER_DAY = 10
+REPORTS_PER_ADDRESS = 20
 REPORT_WINDOW = timedelta(hours=24)
 
 
@@ -212,10 +215,13 @@ def account_mark(*, user_id: int, by: Any = None) -> Marked:
 
 
 @transaction.atomic
-def report_create(*, reporter: Any, game_id: str, player_id: str, reason: str) -> Report:
+def report_create(
+    *, reporter: Any, game_id: str, player_id: str, reason: str, address: str = ""
+) -> Report:
     """An account reports a player's finished game: the game joins the review queue (screened
     now if it never was, so the moderator sees its figures; a report alone holds nothing).
-    One report per account and game; REPORTS_PER_DAY in any REPORT_WINDOW per account."""
+    One report per account and game; REPORTS_PER_DAY in any REPORT_WINDOW per account, and
+    REPORTS_PER_ADDRESS per client `address`."""
     if not Game.objects.filter(pk=game_id).exists():
         raise ServiceError("not_found", "no such game", "game")
     player = Player.objects.select_related("game").filter(pk=player_id, game_id=game_id).first()
@@ -230,10 +236,18 @@ def report_create(*, reporter: Any, game_id: str, player_id: str, reason: str) -
     if Report.objects.filter(reporter_id=reporter.pk, game_id=game_id).exists():
         raise ServiceError("already_reported", "you have reported this game already")
     now = timezone.now()
-    _check_report_rate(reporter.pk, now)
+    _check_report_rate(Report.objects.filter(reporter_id=reporter.pk), REPORTS_PER_DAY, now)
+    if address:
+        # One address's reports are counted one at a time too: a lock on its name (PostgreSQL's
+        # advisory lock, held until this transaction ends), so two accounts of one address
+        # reporting at once on two workers count each other's.
+        address_lock(f"reports:{address}")
+        by_address = Report.objects.filter(address=address[:64])
+        _check_report_rate(by_address, REPORTS_PER_ADDRESS, now)
     report = Report.objects.create(
-        reporter_id=reporter.pk, game_id=game_id, player=player, reason=reason, created_at=now
-    )
+        reporter_id=reporter.pk, game_id=game_id, player=player, reason=reason, created_at=now,
+        address=address[:64],
+    )  # fmt: skip
     if not Review.objects.filter(player=player).exists():
         _queue_unscreened(player, now)
     return report
@@ -254,18 +268,29 @@ def _queue_unscreened(player: Player, now: datetime) -> None:
         pass  # another account's report queued it at this moment: one row is enough
 
 
-def _check_report_rate(reporter_id: int, now: datetime) -> None:
+def _check_report_rate(reports: QuerySet[Report], limit: int, now: datetime) -> None:
+    """`rate_limited` (with when the oldest counted report frees a place) once `reports` of the
+    last REPORT_WINDOW reach `limit`."""
     recent = list(
-        Report.objects.filter(reporter_id=reporter_id, created_at__gt=now - REPORT_WINDOW)
+        reports.filter(created_at__gt=now - REPORT_WINDOW)
         .order_by("created_at")
         .values_list("created_at", flat=True)
     )
-    if len(recent) < REPORTS_PER_DAY:
+    if len(recent) < limit:
         return
-    frees_at = recent[len(recent) - REPORTS_PER_DAY] + REPORT_WINDOW
+    frees_at = recent[len(recent) - limit] + REPORT_WINDOW
     retry_after = max(1, math.ceil((frees_at - now).total_seconds()))
     raise ServiceError(
         "rate_limited",
-        f"{REPORTS_PER_DAY} reports a day at most; try again in {retry_after} s",
+        f"{limit} reports a day at most; try again in {retry_after} s",
         retry_after_s=retry_after,
     )
+
+
+def address_lock(name: str) -> None:
+    """Hold a lock on `name` until the transaction ends (PostgreSQL; SQLite writes one at a
+    time anyway)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])

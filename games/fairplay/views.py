@@ -30,6 +30,7 @@ def reports(request: HttpRequest) -> JsonResponse:
         game_id=public_id(body.get("game"), "game"),
         player_id=public_id(body.get("player"), "player"),
         reason=reason_value(body.get("reason")),
+        address=request.META.get("REMOTE_ADDR") or "",
     )
     return JsonResponse({}, status=201)
 
