@@ -17,7 +17,6 @@ const PAGE_STATE_NOT_YET_IN_A_CLASS = [
   "player/trend.js",
   "race/page.js",
   "solo/page.js",
-  "tournaments/list-page.js",
   "tournaments/tournament-page.js",
 ].map((module) => `frontend/static/frontend/js/${module}`);
 

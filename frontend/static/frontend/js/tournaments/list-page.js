@@ -9,37 +9,6 @@ import { arenaFacts, clockText, everySecond, showClock } from "./format.js";
 const $ = (id) => document.getElementById(id);
 const PODIUMS_SHOWN = 10; // finished arenas whose podium is fetched
 const REFRESH_MS = 30000;
-const clocks = []; // [element, summary]
-
-function card(t) {
-  const li = document.createElement("li");
-  li.className = `arena-card card status-${t.status}`;
-  li.dataset.id = t.id;
-  const link = document.createElement("a");
-  link.className = "arena-link";
-  link.href = t.page;
-  link.textContent = t.name;
-  const facts = document.createElement("p");
-  facts.className = "muted arena-facts";
-  facts.textContent = arenaFacts(t);
-  const side = document.createElement("p");
-  side.className = "arena-side";
-  const clock = document.createElement("span");
-  clock.className = "arena-clock";
-  if (t.status === "finished") {
-    showClock(clock, t); // "Finished · <when it ended>", as on its page; it no longer ticks
-    side.append(clock);
-  } else {
-    clock.textContent = clockText(t); // now: left to the next tick, a new card reads "· 3 players"
-    clocks.push([clock, t]);
-    const players = document.createElement("span");
-    players.className = "arena-players";
-    players.textContent = counted(t.players, "player");
-    side.append(clock, " · ", players);
-  }
-  li.append(link, facts, side);
-  return li;
-}
 
 async function podiumOf(li, t) {
   try {
@@ -62,46 +31,87 @@ async function podiumOf(li, t) {
   }
 }
 
-async function load(status) {
-  const list = $(`${status}-list`);
-  const line = $(`${status}-status`);
-  try {
-    const { tournaments } = await listTournaments(status);
-    for (let i = clocks.length - 1; i >= 0; i--) {
-      if (list.contains(clocks[i][0])) clocks.splice(i, 1);
+/** The three lists of arenas, reloaded as a clock passes a start or an end. */
+class ArenaLists {
+  constructor() {
+    this.clocks = []; // [element, summary]
+    this.reloading = false; // a reload of the lists is on its way
+  }
+
+  /** An arena's card; a running or upcoming one's clock ticks. */
+  card(t) {
+    const li = document.createElement("li");
+    li.className = `arena-card card status-${t.status}`;
+    li.dataset.id = t.id;
+    const link = document.createElement("a");
+    link.className = "arena-link";
+    link.href = t.page;
+    link.textContent = t.name;
+    const facts = document.createElement("p");
+    facts.className = "muted arena-facts";
+    facts.textContent = arenaFacts(t);
+    const side = document.createElement("p");
+    side.className = "arena-side";
+    const clock = document.createElement("span");
+    clock.className = "arena-clock";
+    if (t.status === "finished") {
+      showClock(clock, t); // "Finished · <when it ended>", as on its page; it no longer ticks
+      side.append(clock);
+    } else {
+      clock.textContent = clockText(t); // now: left to the next tick, a new card reads "· 3 players"
+      this.clocks.push([clock, t]);
+      const players = document.createElement("span");
+      players.className = "arena-players";
+      players.textContent = counted(t.players, "player");
+      side.append(clock, " · ", players);
     }
-    const cards = tournaments.map(card);
-    list.replaceChildren(...cards);
-    line.hidden = tournaments.length > 0;
-    line.textContent = { running: "No arena is running right now.",
-      upcoming: "Nothing on the calendar yet.", finished: "No arena has finished yet." }[status];
-    if (status === "finished") {
-      tournaments.slice(0, PODIUMS_SHOWN).forEach((t, k) => podiumOf(cards[k], t));
+    li.append(link, facts, side);
+    return li;
+  }
+
+  async load(status) {
+    const list = $(`${status}-list`);
+    const line = $(`${status}-status`);
+    try {
+      const { tournaments } = await listTournaments(status);
+      for (let i = this.clocks.length - 1; i >= 0; i--) {
+        if (list.contains(this.clocks[i][0])) this.clocks.splice(i, 1);
+      }
+      const cards = tournaments.map((t) => this.card(t));
+      list.replaceChildren(...cards);
+      line.hidden = tournaments.length > 0;
+      line.textContent = { running: "No arena is running right now.",
+        upcoming: "Nothing on the calendar yet.", finished: "No arena has finished yet." }[status];
+      if (status === "finished") {
+        tournaments.slice(0, PODIUMS_SHOWN).forEach((t, k) => podiumOf(cards[k], t));
+      }
+    } catch (error) {
+      line.hidden = false;
+      line.textContent = `Could not load the arenas: ${error.message}`;
     }
-  } catch (error) {
-    line.hidden = false;
-    line.textContent = `Could not load the arenas: ${error.message}`;
+  }
+
+  loadAll() {
+    return Promise.all(["running", "upcoming", "finished"].map((status) => this.load(status)));
+  }
+
+  tick(now) {
+    let passed = false;
+    for (const [element, t] of this.clocks) {
+      element.textContent = clockText(t, now);
+      if (now >= Date.parse(t.status === "upcoming" ? t.starts_at : t.ends_at)) passed = true;
+    }
+    if (passed && !this.reloading) {
+      this.reloading = true; // an arena started or ended: the lists move
+      setTimeout(() => this.loadAll().finally(() => (this.reloading = false)), 1000);
+    }
   }
 }
 
-function loadAll() {
-  return Promise.all(["running", "upcoming", "finished"].map(load));
-}
-let reloading = false; // a reload of the lists is on its way
-
-everySecond((now) => {
-  let passed = false;
-  for (const [element, t] of clocks) {
-    element.textContent = clockText(t, now);
-    if (now >= Date.parse(t.status === "upcoming" ? t.starts_at : t.ends_at)) passed = true;
-  }
-  if (passed && !reloading) {
-    reloading = true; // an arena started or ended: the lists move
-    setTimeout(() => loadAll().finally(() => (reloading = false)), 1000);
-  }
-});
-loadAll();
-setInterval(loadAll, REFRESH_MS);
+const lists = new ArenaLists();
+everySecond((now) => lists.tick(now));
+lists.loadAll();
+setInterval(() => lists.loadAll(), REFRESH_MS);
 
 const form = /** @type {import("../core/types.js").NamedForm | null} */ ($("create-form"));
 if (form) {
