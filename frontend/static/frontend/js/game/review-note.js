@@ -19,8 +19,6 @@ const TEXT = {
   cheat: "A moderator judged this game unfair: it counts nowhere.",
 };
 
-let state = "waiting"; // "asking", "done"
-
 function show(review) {
   note.dataset.review = review;
   const link = document.createElement("a");
@@ -30,27 +28,36 @@ function show(review) {
   note.hidden = false;
 }
 
-async function check() {
-  if (state !== "waiting" || panels.every((panel) => panel.hidden)) return;
-  state = "asking";
-  try {
-    const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/`);
-    const game = answer.ok ? await answer.json() : null;
-    if (game?.status !== "finished") {
-      state = "waiting";
-      setTimeout(check, RETRY_MS);
-      return;
+/** The question to the API, asked once the game is over on this page (and again if not yet). */
+class ReviewQuestion {
+  constructor() {
+    this.state = "waiting"; // "asking", "done"
+  }
+
+  /** Ask once the result shows; again a little later while the game is not over there. */
+  async check() {
+    if (this.state !== "waiting" || panels.every((panel) => panel.hidden)) return;
+    this.state = "asking";
+    try {
+      const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/`);
+      const game = answer.ok ? await answer.json() : null;
+      if (game?.status !== "finished") {
+        this.state = "waiting";
+        setTimeout(() => this.check(), RETRY_MS);
+        return;
+      }
+      this.state = "done";
+      const own = game.players.find((player) => player.review in TEXT);
+      if (own) show(own.review);
+    } catch {
+      this.state = "waiting"; // offline for a moment: the next change of the panels asks again
     }
-    state = "done";
-    const own = game.players.find((player) => player.review in TEXT);
-    if (own) show(own.review);
-  } catch {
-    state = "waiting"; // offline for a moment: the next change of the panels asks again
   }
 }
 
 if (note && gameId) {
-  const watcher = new MutationObserver(check);
+  const question = new ReviewQuestion();
+  const watcher = new MutationObserver(() => question.check());
   for (const panel of panels) watcher.observe(panel, { attributes: true, attributeFilter: ["hidden"] });
-  check();
+  question.check();
 }

@@ -9,11 +9,25 @@ const $ = (id) => document.getElementById(id);
 const tournamentId = new URLSearchParams(window.location.search).get("tournament");
 const bar = $("tournament-bar");
 const button = $("berserk-button");
-let berserk = false;
+/** The Berserk button, shown in the countdown until this racer has gone berserk. */
+class BerserkButton {
+  constructor() {
+    this.berserk = false;
+  }
 
-function showButton() {
-  const { phase, role } = document.body.dataset;
-  button.hidden = berserk || phase !== "countdown" || role !== "player";
+  show() {
+    const { phase, role } = document.body.dataset;
+    button.hidden = this.berserk || phase !== "countdown" || role !== "player";
+  }
+
+  /** @param {CustomEvent} event */
+  onBerserk(event) {
+    if (document.body.dataset.role !== "player") return;
+    // Only this racer's own berserk takes its button away.
+    this.berserk = this.berserk || event.detail.mine;
+    $("berserk-tag").hidden = !this.berserk;
+    this.show();
+  }
 }
 
 async function show() {
@@ -34,16 +48,14 @@ async function show() {
 
 if (tournamentId && /^[A-Za-z0-9_-]{1,32}$/.test(tournamentId)) {
   show();
+  const berserk = new BerserkButton();
+  const showButton = () => berserk.show();
   button.addEventListener("click", () => {
     document.dispatchEvent(new CustomEvent("race:berserk-request"));
   });
-  document.addEventListener("race:berserk", (event) => {
-    if (document.body.dataset.role !== "player") return;
-    // Only this racer's own berserk takes its button away.
-    berserk = berserk || /** @type {CustomEvent} */ (event).detail.mine;
-    $("berserk-tag").hidden = !berserk;
-    showButton();
-  });
+  document.addEventListener("race:berserk", (event) =>
+    berserk.onBerserk(/** @type {CustomEvent} */ (event)),
+  );
   new MutationObserver(showButton).observe(document.body, {
     attributes: true,
     attributeFilter: ["data-phase", "data-role"],
