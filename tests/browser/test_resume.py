@@ -89,3 +89,26 @@ def test_a_second_browser_spectates(page, open_page, base_url):
     spectator.wait_for_timeout(300)  # nothing is to happen, so no event to wait for: time to show
     assert cell(page, x, y).get_attribute("data-state") == "hidden"
     assert cell(spectator, x, y).get_attribute("data-state") == "hidden"
+
+
+def test_a_silent_link_is_left_for_a_new_socket(page, base_url):
+    """A link cut without a close (a host or a switch port gone): the move's answer never comes;
+    the page leaves that socket by itself, and the new one's welcome shows the committed move."""
+    sockets = []
+    silenced = []
+
+    def through_to_server(route):
+        server = route.connect_to_server()
+        server.on_message(lambda message: None if route in silenced else route.send(message))
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), through_to_server)
+    board = open_and_play(page, base_url)
+    before = board_states(page)
+
+    silenced.append(sockets[-1])  # from now on nothing the server says reaches the page
+    x, y = hidden_safe_cells(board, before)[0]
+    cell(page, x, y).click()
+    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    assert wait_changed(page, x, y, "hidden") == str(board.numbers[board.index(x, y)])
+    assert len(sockets) == 2

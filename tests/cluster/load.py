@@ -27,8 +27,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from games.engine import Board, generate_board, start_cell
 
-ANSWER_TIMEOUT_S = 2.0
-# Longer than the proxy's connect timeout (1 s) to a silent worker plus a handshake.
+# A racer that hears nothing for this long after a move leaves its socket for a new one, as the
+# page does (core/socket.js SILENCE_MS, docs/protocol.md 10.5).
+ANSWER_TIMEOUT_S = 1.5
+# Longer than the proxy's connect timeout (0.5 s) to a silent worker plus a handshake.
 CONNECT_TIMEOUT_S = 5.0
 # A board where a reveal rarely cascades, so a racer has thousands of different moves to make.
 WIDTH, HEIGHT, MINES = 50, 50, 700

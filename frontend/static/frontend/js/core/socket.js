@@ -4,9 +4,15 @@
 // 2 s, 4 s, then every 5 s. A game's socket starts each new connection with a fresh `hello`
 // (sent by the owner in onOpen); the server's `welcome` is then the whole truth. The quick-match
 // socket does not come back: a seek lives and dies with its connection.
+// A link cut without a word (a host or a switch port gone) closes nothing for minutes: a frame
+// the server always answers that hears nothing back within SILENCE_MS drops the connection and
+// opens a new one at once (docs/protocol.md 10.5), as a close would.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 5000];
 const PING_MS = 20000;
+const SILENCE_MS = 1500;
+/** Kinds of frame the server answers on the same connection (docs/protocol.md 4). */
+const ANSWERED = new Set(["hello", "reveal", "flag", "chord", "ping", "ready"]);
 
 /** The URL of this site's socket at `path` ("/ws/match/"). */
 export function socketUrl(path) {
@@ -34,6 +40,8 @@ export class GameSocket {
     this.attempt = 0;
     this.retryTimer = null;
     this.pingTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.silenceTimer = null;
     this.stopped = false;
   }
 
@@ -51,6 +59,7 @@ export class GameSocket {
     });
     ws.addEventListener("message", (event) => {
       if (ws !== this.ws) return;
+      this.heard();
       let message;
       try {
         message = JSON.parse(event.data);
@@ -61,19 +70,38 @@ export class GameSocket {
     });
     ws.addEventListener("close", () => {
       if (ws !== this.ws) return;
-      clearInterval(this.pingTimer);
-      this.ws = null;
-      if (this.stopped) return;
-      if (!this.reconnect) {
-        this.stopped = true;
-        this.handlers.onStatus("closed");
-        return;
-      }
-      const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-      this.attempt += 1;
-      this.handlers.onStatus("reconnecting");
-      this.retryTimer = setTimeout(() => this.connect(), delay);
+      this.dropped();
     });
+  }
+
+  /** The connection is gone (closed, or silent): come back after `delay`, by default the
+   * backoff's next step. */
+  dropped(delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]) {
+    clearInterval(this.pingTimer);
+    this.heard();
+    this.ws = null;
+    if (this.stopped) return;
+    if (!this.reconnect) {
+      this.stopped = true;
+      this.handlers.onStatus("closed");
+      return;
+    }
+    this.attempt += 1;
+    this.handlers.onStatus("reconnecting");
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** A frame arrived: the link is alive. */
+  heard() {
+    if (this.silenceTimer !== null) clearTimeout(this.silenceTimer);
+    this.silenceTimer = null;
+  }
+
+  /** Nothing came back for an answered frame: leave this socket and reconnect at once. */
+  silent(ws) {
+    if (ws !== this.ws) return;
+    ws.close();
+    this.dropped(0);
   }
 
   /** The connection works (a welcome arrived): the next drop starts the backoff afresh. */
@@ -85,7 +113,11 @@ export class GameSocket {
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
     const id = this.nextId++;
-    this.ws.send(JSON.stringify({ ...message, id }));
+    const ws = this.ws;
+    ws.send(JSON.stringify({ ...message, id }));
+    if (ANSWERED.has(message.type) && this.silenceTimer === null) {
+      this.silenceTimer = setTimeout(() => this.silent(ws), SILENCE_MS);
+    }
     return id;
   }
 
@@ -101,6 +133,7 @@ export class GameSocket {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
+    this.heard();
     const ws = this.ws;
     this.ws = null;
     if (ws) ws.close(1000);
