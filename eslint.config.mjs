@@ -15,7 +15,6 @@ const PAGE_STATE_NOT_YET_IN_A_CLASS = [
   "player/trend.js",
   "race/page.js",
   "solo/page.js",
-  "tournaments/tournament-page.js",
 ].map((module) => `frontend/static/frontend/js/${module}`);
 
 const NO_TOP_LEVEL_STATE = "A page controller keeps its state in a class, not a top-level";
