@@ -25,6 +25,8 @@ RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "long_press_ms": (_int_between(250, 1000), "an integer from 250 to 1000 (ms)"),
     "flag_mode": (lambda v: isinstance(v, bool), "true or false"),
     "sound": (lambda v: isinstance(v, bool), "true or false"),
+    # Others' reactions in a race shown (issue 35.5); one's own always shows.
+    "reactions": (lambda v: isinstance(v, bool), "true or false"),
     "theme": (lambda v: isinstance(v, str) and v in THEMES, f"one of {', '.join(THEMES)}"),
 }
 

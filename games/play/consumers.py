@@ -40,7 +40,7 @@ from games.models import Game
 from games.moves.on_loop import move_play
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
-from games.play import spectating, watching
+from games.play import reactions, spectating, watching
 from games.play.frame_texts import event_frame_text
 from games.play.frame_views import frame_view
 from games.play.hello_undo import join_take_back
@@ -224,6 +224,8 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             await self.on_hello(message, re)
         elif kind in MOVE_TYPES:
             await self.on_move(kind, message, re)
+        elif kind == "react":
+            await self.on_react(message, re)
         elif kind in RACE_ACTIONS:
             events = await db(lifecycle.race_action)(
                 action=kind, mode=self.mode, player_id=self.player_id
@@ -233,6 +235,17 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             await self.deliver(events, re, ANSWER_KIND[kind])
         else:
             raise ServiceError("unknown_type", f"unknown message type '{kind[:32]}'")
+
+    async def on_react(self, message: dict[str, Any], re: int | None) -> None:
+        """A racer's emote, to everyone in the race (docs/protocol.md 10.7)."""
+        if self.role != "player" or self.player_id is None:
+            raise ServiceError("not_a_player", "only a racer reacts")
+        if self.mode != "race":
+            raise ServiceError("bad_message", "reactions are for races")
+        event = await reactions.reaction(
+            game_id=self.game_id, player_id=self.player_id, emote=message.get("emote")
+        )
+        await self.deliver([event], re, "reaction")
 
     async def on_hello(self, message: dict[str, Any], re: int | None) -> None:
         if self.role is not None:

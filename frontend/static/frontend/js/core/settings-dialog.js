@@ -23,7 +23,10 @@ export function attachSettingsDialog(dialog, opener) {
     showCellSize(values.cell_size);
     longPress.value = String(values.long_press_ms);
     longPressText.textContent = `${values.long_press_ms} ms`;
-    for (const name of ["chord_on_left", "flag_mode", "sound"]) field(name).checked = values[name];
+    for (const name of ["chord_on_left", "flag_mode", "sound", "reactions"]) {
+      const box = field(name);
+      if (box) box.checked = values[name]; // the solo page has no reactions box
+    }
     for (const radio of form.querySelectorAll("input[name='theme']")) {
       radio.checked = radio.value === values.theme;
     }

@@ -18,6 +18,7 @@ export const RULES = {
   long_press_ms: intBetween(250, 1000),
   flag_mode: isBool,
   sound: isBool,
+  reactions: isBool,
   theme: (value) => THEMES.includes(value),
 };
 
@@ -28,6 +29,7 @@ export const DEFAULTS = {
   long_press_ms: 400,
   flag_mode: false,
   sound: false,
+  reactions: true,
   theme: "classic",
 };
 

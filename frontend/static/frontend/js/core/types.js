@@ -246,6 +246,13 @@
  * @property {string | null} drop_at
  */
 /**
+ * @typedef {object} ReactionFrame a racer's emote (docs/protocol.md 10.7)
+ * @property {"reaction"} type
+ * @property {number | null} [re]
+ * @property {string} player
+ * @property {string} emote
+ */
+/**
  * @typedef {object} RematchFrame
  * @property {"rematch"} type
  * @property {number | null} [re]
@@ -276,8 +283,8 @@
  * Every frame of a game's socket.
  * @typedef {WelcomeFrame | JoinedFrame | ReadyFrame | LeftFrame | SpectatorsFrame |
  *   CountdownFrame | StartedFrame | CellsFrame | ProgressFrame | FinishedFrame | GameOverFrame |
- *   DecidedFrame | PresenceFrame | RematchFrame | BerserkFrame | ErrorFrame | PongFrame |
- *   CommonFrame | BatchFrame} GameFrame
+ *   DecidedFrame | PresenceFrame | RematchFrame | ReactionFrame | BerserkFrame | ErrorFrame |
+ *   PongFrame | CommonFrame | BatchFrame} GameFrame
  */
 /**
  * A handler per kind of frame, each given that kind's shape.

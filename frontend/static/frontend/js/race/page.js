@@ -24,6 +24,7 @@ import { ownStatusLine, RacerBar, RacerList } from "./players.js";
 import { tickDeadlines } from "./presence.js";
 import { RematchControl } from "./rematch.js";
 import { ResignControl } from "./resign.js";
+import { Reactions } from "./reactions.js";
 import { RaceResults } from "./results.js";
 import { SpectatorBoards } from "./spectate.js";
 import { FINAL, RaceState } from "./state.js";
@@ -56,6 +57,7 @@ const rematch = new RematchControl($("race-results"), {
 });
 const spectated = new SpectatorBoards($("spectator-boards"), serverNow);
 const resign = new ResignControl($("resign-area"), sendResign);
+const reactions = new Reactions($("reaction-bar"), send);
 let session = null;
 let countdown = null;
 let clocks = null;
@@ -79,6 +81,7 @@ function render() {
   $("minefield").hidden = spectating();
   $("race-side").hidden = spectating() && game.status !== "lobby";
   $("race-progress").hidden = spectating() || game.status === "lobby";
+  reactions.render(race); // before the fit below: the emote bar takes height above the board
   const barHidden = spectating() || game.status === "lobby";
   if ($("race-bar").hidden !== barHidden) {
     $("race-bar").hidden = barHidden;
@@ -282,6 +285,10 @@ const handlers = {
 
   rematch(message) {
     rematch.offered(message);
+  },
+
+  reaction(message) {
+    reactions.show(message);
   },
 
   berserk(message) {
