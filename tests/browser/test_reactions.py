@@ -41,7 +41,7 @@ def test_an_emote_reaches_the_other_racer_and_a_spectator_and_can_be_turned_off(
     expect(laptop.locator(f'#opponents [data-player="{lap_id}"] .reaction')).to_have_text("😎")
     on_phone = phone.locator(f'#race-bar-list [data-player="{lap_id}"] .reaction')
     expect(on_phone).to_have_attribute("data-emote", "cool")
-    watched = watcher.locator(f'.spectated-board .racer[data-player="{lap_id}"] .reaction')
+    watched = watcher.locator(f'#spectator-boards .racer[data-player="{lap_id}"] .reaction')
     expect(watched).to_have_attribute("data-emote", "cool")
     shoot(phone, "reaction-390.png")
     shoot(laptop, "reaction-1280.png")

@@ -16,8 +16,8 @@ export const EMOTES = {
 };
 const SHOW_MS = 4000;
 const REST_MS = 2000;
-// Where a racer's name is drawn: its row in the racers, the compact bar, a spectated board.
-const PLACES = ["#opponents .racer", "#race-bar-list .bar-racer", ".spectated-board .racer"];
+// Where a racer's name is drawn: its row in the racers, the compact bar, a spectator's cards.
+const PLACES = ["#opponents .racer", "#race-bar-list .bar-racer", "#spectator-boards .racer"];
 
 export class Reactions {
   /** bar: #reaction-bar; send(frame): its id, or null when not connected. */
