@@ -92,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A client that changed something reads the primary for a while, not the standby.
+    "games.runtime.replica.ReadYourWritesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: it answers a refused login with the lockout page.
@@ -143,6 +145,18 @@ else:
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["timeout"] = 20
     options["transaction_mode"] = "IMMEDIATE"
+# DATABASE_REPLICA_URL: a standby that the reads which may lag a little go to (leaderboards,
+# ratings, ladders, player pages, replays), through games.runtime.replica's router; a client
+# that wrote within DATABASE_STICKY_S reads the primary (docs/deploy.md 10.3).
+DATABASE_STICKY_S = float(os.environ.get("DATABASE_STICKY_S") or 10)
+if os.environ.get("DATABASE_REPLICA_URL"):
+    replica = services_env.database(os.environ["DATABASE_REPLICA_URL"])
+    replica["CONN_MAX_AGE"] = 0
+    replica.setdefault("OPTIONS", {})["pool"] = dict(DATABASES["default"]["OPTIONS"]["pool"])
+    services_env.postgres_failover_options(replica)
+    replica["TEST"] = {"MIRROR": "default"}
+    DATABASES["replica"] = replica
+    DATABASE_ROUTERS = ["games.runtime.replica.ReplicaRouter"]
 DATABASES["default"].setdefault("TEST", {})
 if os.environ.get("DATABASE_TEST_NAME"):
     DATABASES["default"]["TEST"]["NAME"] = os.environ["DATABASE_TEST_NAME"]

@@ -8,11 +8,8 @@ reconnects from like any drop, instead of a handshake answered `500` (docs/proto
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import sys
-from asyncio import FIRST_COMPLETED
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -35,9 +32,10 @@ log = logging.getLogger(__name__)
 # A failover takes seconds (docs/deploy.md 10): a client that comes back after this often
 # finds it done, and one that does not is told again.
 RETRY_AFTER_S = 2
-# A handshake not answered by then is told to come back: Daphne drops one unanswered after
-# its --websocket_connect_timeout (5 s by default) with no HTTP answer at all.
-HANDSHAKE_S = 4.0
+# A handshake's own database read gives up after this (games/play/consumers.py): Daphne refuses
+# a handshake still unanswered after its --websocket_connect_timeout (5 s by default), and the
+# pool alone would wait DATABASE_POOL_TIMEOUT (5 s) while no host accepts connections.
+HANDSHAKE_DB_S = 3.0
 TRY_AGAIN_LATER = 1013  # RFC 6455 close code (IANA registry): "Try Again Later"
 MESSAGE = "the server cannot reach its database or Redis right now; try again shortly"
 
@@ -122,17 +120,15 @@ def error_frame(re: int | None = None) -> dict[str, Any]:
 
 
 class WebSocketGuard:
-    """ASGI middleware for WebSockets: when the application fails for a host being away, or
-    has not answered the handshake within HANDSHAKE_S (a database call waiting on a pool no
-    host fills), the client is told so and the socket closed with 1013, never a handshake
-    answered 500, dropped by Daphne's own handshake timeout (5 s), or a socket left deaf."""
+    """ASGI middleware for WebSockets: when the application fails for a host being away (the
+    channel layer's Redis refuses a new channel, the game cannot be read), the client is told
+    so and the socket closed with 1013, never a handshake answered 500 or a socket left deaf."""
 
     def __init__(self, app: Callable) -> None:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         state = {"connect_read": False, "accepted": False, "closed": False}
-        answered = asyncio.Event()
 
         async def tracked_receive() -> dict:
             message = await receive()
@@ -145,31 +141,12 @@ class WebSocketGuard:
         async def tracked_send(message: dict) -> None:
             if message["type"] == "websocket.accept":
                 state["accepted"] = True
-                answered.set()
             elif message["type"] == "websocket.close":
                 state["closed"] = True
-                answered.set()
             await send(message)
 
-        app = asyncio.ensure_future(self.app(scope, tracked_receive, tracked_send))
-        waiter = asyncio.ensure_future(answered.wait())
         try:
-            await asyncio.wait({app, waiter}, timeout=HANDSHAKE_S, return_when=FIRST_COMPLETED)
-        except asyncio.CancelledError:
-            app.cancel()  # Daphne ends this instance: the application's task ends with it
-            raise
-        finally:
-            waiter.cancel()
-        if not app.done() and not answered.is_set():
-            app.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await app
-            if not state["closed"]:
-                log.warning("socket %s: no handshake in %.1f s", scope.get("path"), HANDSHAKE_S)
-                await self.come_back(state, receive, send)
-            return
-        try:
-            await app
+            await self.app(scope, tracked_receive, tracked_send)
         except Exception as exc:
             if not is_unavailable(exc) or state["closed"]:
                 raise

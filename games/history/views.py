@@ -6,10 +6,12 @@ from django.http import HttpRequest, JsonResponse
 
 from games.edge.http import api_view
 from games.history.selectors import account_history
+from games.runtime.replica import lagging_reads
 from games.scores import history
 
 
 @api_view("GET")
+@lagging_reads
 def player_games(request: HttpRequest, name: str) -> JsonResponse:
     """Without `kind`: the name's ranked games, as ever; with it: the account's every finished
     game of that kind (`all` for every one), each labelled with what it counted for."""

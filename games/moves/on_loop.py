@@ -48,7 +48,12 @@ APPLICATION_NAME = "minerace-moves"  # how these connections show in pg_stat_act
 
 
 async def move_play(
-    *, player_id: str, move: Move, key: str | None = None, received_at: datetime | None = None
+    *,
+    player_id: str,
+    move: Move,
+    key: str | None = None,
+    received_at: datetime | None = None,
+    game_id: str | None = None,
 ) -> MoveOutcome:
     """Apply one move for a player (raises ServiceError when the rules refuse it), on the event
     loop when the player's state and game are cached here, else in a database thread;
@@ -58,7 +63,7 @@ async def move_play(
         if outcome is not None:
             return outcome
     return await db_hot(move_apply)(
-        player_id=player_id, move=move, key=key, received_at=received_at
+        player_id=player_id, move=move, key=key, received_at=received_at, game_id=game_id
     )
 
 

@@ -52,15 +52,21 @@ class MoveOutcome:
 
 
 def move_apply(
-    *, player_id: str, move: Move, key: str | None = None, received_at: datetime | None = None
+    *,
+    player_id: str,
+    move: Move,
+    key: str | None = None,
+    received_at: datetime | None = None,
+    game_id: str | None = None,
 ) -> MoveOutcome:
     """Apply one move for a player (raises ServiceError when the rules refuse it); a move with
     the idempotency `key` of one already applied is answered as that one was, not applied.
-    `received_at`: when its frame was read (default: when it is stepped)."""
+    `received_at`: when its frame was read (default: when it is stepped). `game_id`, when the
+    caller knows the player's game, keys its reads by it too."""
     time_limit_s = settings.MINERACE["RACE_TIME_LIMIT_S"]
     player = player_states.pop(player_id)  # taken out: only a written state goes back in
     if player is None and isinstance(move, Reveal):
-        player = store.read_player(player_id)  # to know the game before searching a board
+        player = store.read_player(player_id, game_id=game_id)  # the game, before a search
     ng_attempt = _no_guess_search(player, move) if player is not None else None
     for attempt in range(ATTEMPTS):
         now = timezone.now()
@@ -70,13 +76,13 @@ def move_apply(
         try:
             with transaction.atomic() if in_transaction else nullcontext():
                 if player is None:
-                    player = store.read_player(player_id, lock=attempt > 0)
+                    player = store.read_player(player_id, lock=attempt > 0, game_id=game_id)
                     if player is None:
                         raise ServiceError("not_a_player", "no such player")
                 # After the player's state is known: a state that shows the keyed move's write
                 # was read after its commit, so the key is seen; an older one fails the write.
                 if key is not None:
-                    first = store.read_keyed_move(player_id, key)
+                    first = store.read_keyed_move(player_id, player.game_id, key)
                 if first is None:
                     game = _game_facts(player.game_id)
                     result = move_step(
@@ -106,7 +112,9 @@ def move_settle(*, result: MoveResult, key: str | None) -> MoveOutcome:
     answer it would have had if it was written, else the move played now, as if just sent."""
     if store.move_written(result):
         return MoveOutcome(result.cells, store.one_statement_events(result))
-    return move_apply(player_id=result.after.id, move=result.move, key=key)
+    return move_apply(
+        player_id=result.after.id, move=result.move, key=key, game_id=result.after.game_id
+    )
 
 
 def _repeated(player_id: str, first: tuple[int, Move], move: Move) -> MoveOutcome:

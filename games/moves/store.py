@@ -43,11 +43,15 @@ _PLAYER_FIELDS = [
     "time_ms", "last_move_at", "finished_at", "berserk",
 ]  # fmt: skip
 SELECT_PLAYER = f"SELECT {', '.join(_PLAYER_FIELDS)} FROM games_player WHERE id = %(player)s"
+# Every statement on a game's rows names the game too, when the caller knows it: a game's rows
+# then stay on one node if games are distributed by id (docs/deploy.md 10.5).
+OF_GAME = " AND game_id = %(game)s"
 UPDATE_PLAYER_IF_UNCHANGED = (
     "UPDATE games_player SET moves_count = %(seq)s, snapshot = %(snapshot)s, "
     "revealed = %(revealed)s, flags = %(flags)s, clicks = %(clicks)s, last_move_at = %(now)s, "
     "status = %(status)s, time_ms = %(time_ms)s, finished_at = %(finished_at)s "
-    "WHERE id = %(player)s AND moves_count = %(read_seq)s AND status = 'playing' "
+    "WHERE id = %(player)s AND game_id = %(game)s AND moves_count = %(read_seq)s "
+    "AND status = 'playing' "
     # Outside a transaction, not the deciding racer's move that opens cells (see above).
     "AND NOT (%(guarded)s AND EXISTS (SELECT 1 FROM games_game WHERE games_game.id = %(game)s "
     "AND games_game.deciding_racer = %(player)s)) "
@@ -78,27 +82,30 @@ WRITE_MOVE = (
     f"WHERE mod(upd.moves_count, {SNAPSHOT_EVERY}) = 0) "
     "SELECT id, deciding_racer FROM upd"
 )
-SELECT_WRITTEN = "SELECT created_at FROM games_move WHERE player_id = %(player)s AND seq = %(seq)s"
+SELECT_WRITTEN = (
+    "SELECT created_at FROM games_move "
+    "WHERE player_id = %(player)s AND game_id = %(game)s AND seq = %(seq)s"
+)
 SELECT_KEYED_MOVE = (
     "SELECT seq, action, x, y FROM games_move "
-    "WHERE player_id = %(player)s AND idempotency_key = %(key)s"
+    "WHERE player_id = %(player)s AND game_id = %(game)s AND idempotency_key = %(key)s"
 )
 
 
-def read_player(player_id: str, lock: bool = False) -> PlayerState | None:
-    """The player's row as it is now; `lock` holds it until the transaction ends (PostgreSQL;
-    SQLite's writer lock covers the whole file)."""
+def read_player(
+    player_id: str, lock: bool = False, game_id: str | None = None
+) -> PlayerState | None:
+    """The player's row as it is now (in game `game_id` when the caller knows it); `lock` holds
+    it until the transaction ends (PostgreSQL; SQLite's writer lock covers the whole file)."""
     lock = lock and connection.features.has_select_for_update
     # FOR NO KEY UPDATE, as the move's own UPDATE takes: rows that point at the player (a
     # decided race's rating change) may be written meanwhile (games.races.lifecycle._lock_player).
     no_key = connection.features.has_select_for_no_key_update
-    sql = (
-        SELECT_PLAYER + (" FOR NO KEY UPDATE" if no_key else " FOR UPDATE")
-        if lock
-        else SELECT_PLAYER
-    )
+    sql = SELECT_PLAYER + ("" if game_id is None else OF_GAME)
+    if lock:
+        sql += " FOR NO KEY UPDATE" if no_key else " FOR UPDATE"
     with connection.cursor() as cursor:
-        cursor.execute(sql, {"player": player_id})
+        cursor.execute(sql, {"player": player_id, "game": game_id})
         row = cursor.fetchone()
     if row is None:
         return None
@@ -109,10 +116,10 @@ def read_player(player_id: str, lock: bool = False) -> PlayerState | None:
     return PlayerState(**values)
 
 
-def read_keyed_move(player_id: str, key: str) -> tuple[int, Move] | None:
+def read_keyed_move(player_id: str, game_id: str, key: str) -> tuple[int, Move] | None:
     """The (seq, move) the player already made with this idempotency key, or None."""
     with connection.cursor() as cursor:
-        cursor.execute(SELECT_KEYED_MOVE, {"player": player_id, "key": key})
+        cursor.execute(SELECT_KEYED_MOVE, {"player": player_id, "game": game_id, "key": key})
         row = cursor.fetchone()
     if row is None:
         return None
@@ -255,9 +262,13 @@ def move_written(result: MoveResult) -> bool:
     was lost, so the answer may not come from that write. The player's row is locked first, so
     a write still running on the server is waited for, not missed."""
     with transaction.atomic():
-        read_player(result.after.id, lock=True)
+        read_player(result.after.id, lock=True, game_id=result.after.game_id)
         with connection.cursor() as cursor:
-            params = {"player": result.after.id, "seq": result.after.moves_count}
+            params = {
+                "player": result.after.id,
+                "game": result.after.game_id,
+                "seq": result.after.moves_count,
+            }
             cursor.execute(SELECT_WRITTEN, params)
             row = cursor.fetchone()
     return row is not None and _as_datetime(row[0]) == result.now
@@ -280,6 +291,6 @@ def _start_solo(result: MoveResult) -> Event:
 
 def _finish(result: MoveResult) -> list[Event]:
     """`finished`, and `game_over` (with the scores) if it was the last one playing."""
-    player = Player.objects.get(pk=result.after.id)
+    player = Player.objects.get(pk=result.after.id, game_id=result.game.id)
     game = Game.objects.get(pk=result.game.id)
     return [finished_event(game, player), *finish_game_if_done(game.id, result.now)]

@@ -6,6 +6,7 @@ caused an event gets it directly, in order and with `re`, and skips its own grou
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -28,7 +29,7 @@ from games.edge.receive_stamp import RECEIVED_AT, ReceiveStamped
 from games.edge.socket_backlog import transport_of, unsent_bytes
 from games.edge.socket_limits import MoveLimit, admit_socket, check_hello_rate, client_address_of
 from games.edge.socket_turns import FramesRunToTheEnd
-from games.edge.unavailable import error_frame, is_unavailable
+from games.edge.unavailable import HANDSHAKE_DB_S, error_frame, is_unavailable
 from games.engine import move_from_action
 from games.errors import ServiceError
 from games.events import groups
@@ -49,6 +50,7 @@ from games.presence import selectors as presence_selectors
 from games.presence import services as presence
 from games.races import lifecycle, timers
 from games.races.lifecycle import Joined
+from games.runtime import replica
 from games.runtime.db import db
 from games.timefmt import iso
 
@@ -56,6 +58,7 @@ log = logging.getLogger(__name__)
 
 MAX_ERRORS_IN_ROW = 20
 MOVE_TYPES = ("reveal", "flag", "chord")
+GAME_ENDS = ("finished", "game_over", "decided")  # what changes the pages that may lag
 RACE_ACTIONS = ("ready", "leave", "resign", "rematch", "berserk")
 # Which event answers a frame directly (and so carries its `re`).
 ANSWER_KIND = {"ready": "ready", "leave": "left", "resign": "finished", "rematch": "rematch",
@@ -111,7 +114,9 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         self.presence_open = False  # a presence Connection row may exist for this socket
         self.counted_as = None  # the role this socket is counted under in SOCKETS
         self.move_limit: MoveLimit | None = None  # its player's moves, once it is a player
-        game = await db(_game_basics)(self.game_id)
+        # Bounded: a database away fails the handshake in time to say so (1013), before
+        # Daphne's own handshake timeout refuses it without a word.
+        game = await asyncio.wait_for(db(_game_basics)(self.game_id), HANDSHAKE_DB_S)
         if game is None:
             await self.close()  # before accept: the handshake is refused (403)
             return
@@ -233,6 +238,8 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             if kind == "ready" and not events:
                 await self.send_event("ready", {"player": self.player_id}, re)  # no change
             await self.deliver(events, re, ANSWER_KIND[kind])
+            if any(event.kind in GAME_ENDS for event in events):
+                await self.wrote_results()
         else:
             raise ServiceError("unknown_type", f"unknown message type '{kind[:32]}'")
 
@@ -435,12 +442,21 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
                 move=move_from_action(kind, x, y),
                 key=key,
                 received_at=getattr(self, "frame_received_at", None),
+                game_id=self.game_id,
             )
         if outcome.repeated:  # applied before: the first answer again, nothing new to publish
             await self.send_event("cells", outcome.cells, re)
             return
         MOVES.labels(action=kind).inc()
         await self.deliver(outcome.events, re, "cells")
+        if any(event.kind in GAME_ENDS for event in outcome.events):
+            await self.wrote_results()
+
+    async def wrote_results(self) -> None:
+        """This client's game ended: its pages read the primary a while (games.runtime.replica),
+        so its own result is on them at once."""
+        cookie = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+        await replica.amark_wrote(replica.tag_of(cookie, self.address))
 
     # ---- the clock -------------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ def presence_of(*, game: Game, players: list[Player]) -> dict[str, dict[str, Any
     A lobby racer no connection ever held is offline since its join (never_held)."""
     if game.mode != "race":
         return {}
-    rows = PlayerPresence.objects.filter(player__in=players)
+    rows = PlayerPresence.objects.filter(game_id=game.id, player__in=players)
     seen = {r.player_id: (r.online, r.since) for r in rows}
     arrived = timezone.now() - ARRIVING
     # Only those never_held may pick (no row, no bot, arrived) cost a query, in a lobby only.
@@ -110,7 +110,7 @@ def came_too_late(*, game: Game, players: list[Player]) -> list[str]:
     matched players who never came (or came that late). A player with no presence row has not
     been matched: it joined with a hello of its own."""
     grace = timedelta(seconds=settings.MINERACE["MATCH_HELLO_GRACE_S"])
-    rows = PlayerPresence.objects.filter(player__in=players)
+    rows = PlayerPresence.objects.filter(game_id=game.id, player__in=players)
     return [r.player_id for r in rows if r.came_at is None or r.came_at > game.created_at + grace]
 
 

@@ -12,6 +12,7 @@ from games.events.delivery import publish
 from games.races import lobbies, selectors
 from games.races.clock import game_tick
 from games.races.spec import game_spec
+from games.runtime.replica import lagging_reads
 
 
 @api_view("GET", "POST")
@@ -45,5 +46,6 @@ def advance_clock(game_id: str) -> None:
 
 
 @api_view("GET")
+@lagging_reads
 def game_moves(request: HttpRequest, game_id: str) -> JsonResponse:
     return JsonResponse({"moves": selectors.game_moves(game_id=game_id)})

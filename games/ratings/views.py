@@ -8,20 +8,24 @@ from django.utils import timezone
 
 from games.edge.http import api_view
 from games.ratings import ladder, selectors
+from games.runtime.replica import lagging_reads
 
 
 @api_view("GET")
+@lagging_reads
 def ratings(request: HttpRequest, preset: str) -> JsonResponse:
     variant = request.GET.get("variant") or "classic"
     return JsonResponse(selectors.ratings_table(preset=preset, variant=variant, now=timezone.now()))
 
 
 @api_view("GET")
+@lagging_reads
 def seasons(request: HttpRequest) -> JsonResponse:
     return JsonResponse(ladder.seasons_list(now=timezone.now()))
 
 
 @api_view("GET")
+@lagging_reads
 def season_ladder(request: HttpRequest, season: str, preset: str) -> JsonResponse:
     """A logged-in account's answer adds `"you"`: its own place, even below the first 100."""
     variant = request.GET.get("variant") or "classic"

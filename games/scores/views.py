@@ -5,10 +5,12 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 
 from games.edge.http import api_view
+from games.runtime.replica import lagging_reads
 from games.scores import history, leaderboards
 
 
 @api_view("GET")
+@lagging_reads
 def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
     period = request.GET.get("period") or "all"
     ranking = request.GET.get("ranking") or "time"
@@ -19,10 +21,12 @@ def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
 
 
 @api_view("GET")
+@lagging_reads
 def player(request: HttpRequest, name: str) -> JsonResponse:
     return JsonResponse(leaderboards.player_page(name=name))
 
 
 @api_view("GET")
+@lagging_reads
 def player_trend(request: HttpRequest, name: str) -> JsonResponse:
     return JsonResponse(history.player_trend(name=name, query=request.GET))

@@ -1,14 +1,11 @@
 """A database or Redis host away answers 503 with Retry-After over HTTP, and `internal` with
 retry advice then close 1013 on a WebSocket; other failures stay what they were (500)."""
 
-import asyncio
-
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games.edge import unavailable
 from games.edge.unavailable import TRY_AGAIN_LATER, WebSocketGuard, is_unavailable
 from games.scores import leaderboards
 
@@ -81,18 +78,3 @@ async def test_a_bug_in_a_socket_is_not_hidden():
     socket = WebsocketCommunicator(WebSocketGuard(buggy), "/ws/games/x/")
     with pytest.raises(ValueError):
         await socket.connect()
-
-
-async def test_a_handshake_held_past_its_time_is_told_to_come_back(monkeypatch):
-    monkeypatch.setattr(unavailable, "HANDSHAKE_S", 0.05)
-    held = asyncio.Event()
-
-    async def holding(scope, receive, send):
-        assert (await receive())["type"] == "websocket.connect"
-        await held.wait()  # a database call waiting on an empty pool, say
-
-    socket = WebsocketCommunicator(WebSocketGuard(holding), "/ws/games/x/")
-    connected, _ = await socket.connect()
-    assert connected
-    assert (await socket.receive_json_from())["code"] == "internal"
-    assert (await socket.receive_output())["code"] == TRY_AGAIN_LATER

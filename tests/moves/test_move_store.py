@@ -281,9 +281,9 @@ def test_a_key_the_check_missed_is_stopped_by_the_unique_index(monkeypatch):
     first = services.move_apply(player_id=player.id, move=A_FLAG, key="flag")
     read, reads = services.store.read_keyed_move, []
 
-    def misses_once(player_id, key):
+    def misses_once(player_id, game_id, key):
         reads.append(key)
-        return None if len(reads) == 1 else read(player_id, key)
+        return None if len(reads) == 1 else read(player_id, game_id, key)
 
     monkeypatch.setattr(services.store, "read_keyed_move", misses_once)
     again = services.move_apply(player_id=player.id, move=A_FLAG, key="flag")
