@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.moves import service
+from games.moves import services
 from games.play.welcome import welcome_view
 from tests.moves.test_move_store import A_MINE, OPENING, running_race
 
@@ -68,8 +68,8 @@ def test_a_move_a_finish_and_a_welcome_are_keyed_by_the_game():
     game, (alice, bob) = running_race(racers=2)
     of_game = {"game_id": game.id}  # as the game socket plays a move: it knows its game
     listing = {
-        "move": captured(lambda: service.move_apply(player_id=alice.id, move=OPENING, **of_game)),
-        "finish": captured(lambda: service.move_apply(player_id=bob.id, move=A_MINE, **of_game)),
+        "move": captured(lambda: services.move_apply(player_id=alice.id, move=OPENING, **of_game)),
+        "finish": captured(lambda: services.move_apply(player_id=bob.id, move=A_MINE, **of_game)),
         "welcome": captured(lambda: welcome_view(game_id=game.id, player_id=None, spectator=True)),
     }
     for name, queries in listing.items():

@@ -28,30 +28,41 @@ def main() -> None:
         run(args.moves, args.hellos)
 
 
-def run(moves: int, hellos: int) -> None:
+def running_expert_race(racers: int = 5):
+    """A running expert race of `racers`, each past its opening reveal: (game, players)."""
     from datetime import timedelta
 
     from django.utils import timezone
 
-    from games.engine import Flag, Reveal
-    from games.models import Move, SweepSnapshot
+    from games.engine import Reveal
     from games.moves.services import move_apply
-    from games.play.welcome import common_ground_now, welcome_view
     from games.races import lifecycle
     from games.races.clock import game_tick
     from games.races.spec import game_spec
 
     game = lifecycle.game_create(spec=game_spec({"mode": "race", "preset": "expert"}))
-    racers = [lifecycle.player_join(game_id=game.id, name=f"racer{k}").player for k in range(5)]
-    for racer in racers:
-        lifecycle.player_ready(player_id=racer.id)
+    players = [
+        lifecycle.player_join(game_id=game.id, name=f"racer{k}").player for k in range(racers)
+    ]
+    for player in players:
+        lifecycle.player_ready(player_id=player.id)
     game.refresh_from_db()
     game.starts_at = timezone.now() - timedelta(seconds=1)
     game.save(update_fields=["starts_at"])
     game_tick(game_id=game.id)
     game.refresh_from_db()
-    for racer in racers:
-        move_apply(player_id=racer.id, move=Reveal(*game.safe_cell))
+    for player in players:
+        move_apply(player_id=player.id, move=Reveal(*game.safe_cell), game_id=game.id)
+    return game, players
+
+
+def run(moves: int, hellos: int) -> None:
+    from games.engine import Flag
+    from games.models import Move, SweepSnapshot
+    from games.moves.services import move_apply
+    from games.play.welcome import common_ground_now, welcome_view
+
+    game, racers = running_expert_race()
     started = time.perf_counter()
     for k in range(moves - len(racers)):
         move_apply(player_id=racers[k % 5].id, move=Flag(k % 30, 15 - (k // 30) % 2))

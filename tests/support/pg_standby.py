@@ -22,18 +22,20 @@ from tests.support.waiting import wait_until
 
 class PostgresNode(PrivatePostgres):
     """A private cluster that can also be killed with -9, made a standby of another, and
-    promoted. Its commits need not reach this machine's disk (fsync off): what is checked is
-    which host has a commit, not the disk."""
+    promoted. Its commits need not reach this machine's disk (fsync off unless asked): what
+    the tests check is which host has a commit, not the disk."""
 
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
         super().__init__()
+        self.fsync = fsync
         if os.geteuid() == 0:
             shutil.chown(self.workdir, "postgres", "postgres")
 
     def start(self) -> None:
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' "
-            "-c fsync=off -c wal_level=replica -c max_wal_senders=4 -c hot_standby=on"
+            f"-c fsync={'on' if self.fsync else 'off'} -c wal_level=replica "
+            "-c max_wal_senders=4 -c hot_standby=on"
         )
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log),
                   "-o", options, "-w", "start")  # fmt: skip
