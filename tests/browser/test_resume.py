@@ -77,7 +77,12 @@ def test_a_second_browser_spectates(page, open_page, base_url):
     spectator.goto(page.url)
     wait_ready(spectator)
     expect(spectator.locator("#connection")).to_have_text("spectating")
-    assert board_states(spectator) == board_states(page)
+    # A running game's spectator sees its common ground (docs/protocol.md 4): every cell the
+    # player uncovered, never a flag, and the mine counter from the player's flags.
+    uncovered = {xy: s if s != "flag" else "hidden" for xy, s in board_states(page).items()}
+    assert "flag" in board_states(page).values()
+    assert board_states(spectator) == uncovered
+    expect(spectator.locator("#mines-left")).to_have_text("009")
 
     # The player's moves reach the spectator; the spectator's clicks do nothing.
     x, y = hidden_safe_cells(board, board_states(page))[0]

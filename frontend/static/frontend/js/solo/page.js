@@ -179,7 +179,9 @@ const handlers = {
     const game = state.game;
 
     view.build(game.width, game.height);
-    applyCells(message.boards?.[state.focus] ?? []);
+    // A spectator of a running game is sent its common ground, not the player's board
+    // (docs/protocol.md 4): the player's uncovered cells, never a flag.
+    applyCells(message.boards?.[state.focus] ?? message.common ?? []);
     showGameInfo(game);
     showNoGuessBadge(game);
     // A daily run's start cell is public before the first click (which starts the clock).
@@ -224,6 +226,24 @@ const handlers = {
       playCellsSound(message.cells);
       announce(moveWords(message.cells));
     }
+    const player = focusPlayer();
+    if (player) {
+      Object.assign(player, message.progress ?? {});
+      if (message.status) player.status = message.status;
+    }
+    updateMinesLeft();
+    updateStatusView();
+  },
+
+  /** A spectator's cells while the game runs: those new in the common ground. */
+  common(message) {
+    if (!state.game || state.role !== "spectator") return;
+    applyCells(message.cells);
+  },
+
+  /** A spectator's counts of the player's move (it is never sent the player's cells). */
+  progress(message) {
+    if (!state.game || message.player !== state.focus || state.role !== "spectator") return;
     const player = focusPlayer();
     if (player) {
       Object.assign(player, message.progress ?? {});
