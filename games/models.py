@@ -110,11 +110,11 @@ class Game(models.Model):
     # (docs/protocol.md 6.2), judged once when it is decided: "no_moves" (nobody moved) or
     # "left_early" (a racer resigned or was dropped before 3 moves that changed its board).
     # Empty: not aborted (or not judged: a race that counts for nothing).
-    aborted_because = models.CharField(max_length=16, blank=True, default="")
+    aborted_because = models.CharField(max_length=16, blank=True, default="", db_default="")
     # Why a race a pairing made is not rated although it would have been (docs/protocol.md 6.2):
     # "pair_daily_cap" (two of its accounts had their day's rated races already). Said before
     # the race starts, in its public state.
-    unrated_because = models.CharField(max_length=16, blank=True, default="")
+    unrated_because = models.CharField(max_length=16, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]

@@ -76,7 +76,7 @@ class Report(models.Model):
     created_at = models.DateTimeField()
     # The client address it came from (as the trusted proxy reports it): an address files at
     # most REPORTS_PER_ADDRESS a day, whatever accounts it makes (docs/protocol.md 3, v1.3).
-    address = models.CharField(max_length=64, blank=True, default="")
+    address = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         constraints = [

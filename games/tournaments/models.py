@@ -28,6 +28,10 @@ class Tournament(models.Model):
     slot = models.CharField(max_length=40, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The client address its creator made it from (as the trusted proxy reports it): an address
+    # has at most MAX_UPCOMING_PER_ADDRESS upcoming, whatever accounts it makes
+    # (docs/protocol.md 3, v1.3). Empty for the scheduled arenas.
+    creator_address = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.preset}, {self.starts_at:%Y-%m-%d %H:%M})"
@@ -82,7 +86,7 @@ class ArenaRace(models.Model):
     # False: its two accounts had raced each other PAIR_POINTS_PER_TOURNAMENT times in this
     # tournament for points already; it scores nothing, as its `paired` frame said
     # (docs/protocol.md 6.2, v1.3).
-    points = models.BooleanField(default=True)
+    points = models.BooleanField(default=True, db_default=True)
 
     def __str__(self) -> str:
         return f"race {self.game_id} of {self.tournament_id}"

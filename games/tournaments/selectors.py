@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Max, Q
+from django.db.models import Case, Count, Max, Q, When
 from django.utils import timezone
 
 from games.accounts.models import Account
@@ -238,7 +238,10 @@ def tournament_list(*, status: str, user: Any = None) -> dict[str, Any]:
         visible |= Q(creator=user)
     rows = rows.filter(visible)
     if status == "upcoming":
-        rows = rows.filter(starts_at__gt=now).order_by("starts_at", "id")
+        # The scheduled arenas first (docs/protocol.md 3, v1.3): no account's, however many,
+        # can push them off the list; then the rest by start time.
+        scheduled_first = Case(When(slot__isnull=False, then=0), default=1)
+        rows = rows.filter(starts_at__gt=now).order_by(scheduled_first, "starts_at", "id")
     elif status == "running":
         rows = rows.filter(starts_at__lte=now, ends_at__gt=now).order_by("-players", "starts_at")
     else:

@@ -31,6 +31,7 @@ from games.errors import ServiceError
 from games.events.delivery import outbox_put
 from games.events.event import Event
 from games.fairplay.selectors import is_marked, marked_user_ids
+from games.fairplay.services import address_lock
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
 from games.presence.models import PlayerPresence
 from games.races import lifecycle
@@ -46,6 +47,7 @@ from games.tournaments.scoring import Award, Racer, race_awards, standing_key
 PAIR_TOURNAMENT_CAP = "pair_tournament_cap"  # why an arena race scores no points
 LEASE = timedelta(seconds=10)
 MAX_UPCOMING_PER_ACCOUNT = 3
+MAX_UPCOMING_PER_ADDRESS = 3
 log = logging.getLogger(__name__)
 
 
@@ -77,17 +79,28 @@ def tournament_create(
     starts_at: datetime,
     minutes: int,
     private: bool,
+    address: str = "",
 ) -> Tournament:
-    """An account's own arena (the edge checked each field); at most 3 upcoming per account."""
+    """An account's own arena (the edge checked each field); at most 3 upcoming per account,
+    and (docs/protocol.md 3, v1.3) 3 per client `address`, whatever accounts it makes."""
     _account_may_play(user)
-    upcoming = Tournament.objects.filter(creator=user, starts_at__gt=timezone.now())
+    now = timezone.now()
+    upcoming = Tournament.objects.filter(creator=user, starts_at__gt=now)
     if upcoming.count() >= MAX_UPCOMING_PER_ACCOUNT:
         raise ServiceError(
             "too_many_upcoming", f"at most {MAX_UPCOMING_PER_ACCOUNT} upcoming per account"
         )
+    if address:
+        address_lock(f"tournaments:{address}")  # two workers at once count each other's
+        by_address = Tournament.objects.filter(creator_address=address[:64], starts_at__gt=now)
+        if by_address.count() >= MAX_UPCOMING_PER_ADDRESS:
+            raise ServiceError(
+                "too_many_upcoming", f"at most {MAX_UPCOMING_PER_ADDRESS} upcoming per address"
+            )
     return Tournament.objects.create(
         name=name, preset=preset, no_guess=no_guess, starts_at=starts_at,
         ends_at=starts_at + timedelta(minutes=minutes), private=private, creator=user,
+        creator_address=address[:64],
     )  # fmt: skip
 
 

@@ -57,6 +57,7 @@ def _create(request: HttpRequest) -> JsonResponse:
         starts_at=_starts_at(body.get("starts_at")),
         minutes=minutes,
         private=body.get("private", False),
+        address=request.META.get("REMOTE_ADDR") or "",
     )
     return JsonResponse(selectors.summary(tournament, 0), status=201)
 

@@ -100,6 +100,21 @@ def test_two_accounts_are_paired_race_and_find_their_points(open_page, base_url,
         expect(page.locator("body")).to_have_attribute("data-phase", "running")
     shoot(bob, "tournament-race-phone.png")
     alice.locator(".cell[data-start='1']").click()  # a move: the race counts
+    # bob plays 3 moves that change his board before he leaves (fewer, and his resignation
+    # would abort the race, docs/protocol.md 6.2): the start cell, then a flag on and off.
+    start = bob.locator(".cell[data-start='1']")
+    sx, sy = start.get_attribute("data-x"), start.get_attribute("data-y")
+    start.tap()
+    opened = bob.locator(f'#board .cell[data-x="{sx}"][data-y="{sy}"]')
+    expect(opened).not_to_have_attribute("data-state", "hidden")
+    bob.locator("#flag-mode").tap()
+    hidden = bob.locator('#board .cell[data-state="hidden"]').first
+    x, y = hidden.get_attribute("data-x"), hidden.get_attribute("data-y")
+    target = bob.locator(f'#board .cell[data-x="{x}"][data-y="{y}"]')
+    target.tap()
+    expect(target).to_have_attribute("data-state", "flag")
+    target.tap()
+    expect(target).to_have_attribute("data-state", "hidden")
     resign(bob)
     if alice.locator("body").get_attribute("data-phase") == "running":
         expect(alice.locator("#resign-button")).to_be_visible()

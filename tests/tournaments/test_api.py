@@ -145,3 +145,33 @@ def test_a_finished_tournament_has_a_podium_and_a_players_page_lists_it():
     assert [r["name"] for r in state["podium"]] == ["bea", "ann", "cid"]
     mine = Client().get("/api/players/ann/tournaments/").json()["tournaments"]
     assert [(t["id"], t["rank"], t["points"]) for t in mine] == [(over.id, 2, 4)]
+
+
+def test_an_address_has_three_upcoming_whatever_its_accounts_and_never_hides_the_calendar():
+    """docs/protocol.md 3 (v1.3): the audit's 60 arenas from fresh accounts of one address
+    filled the upcoming list (50 of 50) and hid the scheduled arenas. Now the address's fourth
+    is refused, another address may make its own, and the scheduled ones are listed first."""
+    farm = [logged_in(f"farm{k}") for k in range(4)]
+
+    def create(http: Client, address: str):
+        return http.post("/api/tournaments/", json.dumps(new_arena()),
+                         content_type="application/json", REMOTE_ADDR=address)  # fmt: skip
+
+    for http in farm[:3]:
+        assert create(http, "198.51.100.90").status_code == 201
+    fourth = create(farm[3], "198.51.100.90")
+    assert (fourth.status_code, fourth.json()["error"]["code"]) == (409, "too_many_upcoming")
+    assert create(farm[3], "198.51.100.91").status_code == 201
+    # Even with 60 upcoming arenas of accounts (made before the limit, say), the list opens
+    # with the scheduled ones.
+    Tournament.objects.bulk_create(
+        [Tournament(name=f"spam{k}", preset="expert", creator=account(f"s{k}"),
+                    starts_at=timezone.now() + timedelta(minutes=2),
+                    ends_at=timezone.now() + timedelta(minutes=30)) for k in range(60)]
+    )  # fmt: skip
+    listed = Client().get("/api/tournaments/?status=upcoming").json()["tournaments"]
+    scheduled = Tournament.objects.filter(slot__isnull=False, starts_at__gt=timezone.now())
+    assert scheduled.exists()
+    assert [t["id"] for t in listed[: scheduled.count()]] == list(
+        scheduled.order_by("starts_at", "id").values_list("id", flat=True)
+    )

@@ -127,7 +127,7 @@ def open_and_play_on(page, x: int, y: int) -> None:
     wait_changed(page, x, y, "hidden")
     hidden = page.locator('#board .cell[data-state="hidden"]').first
     hx, hy = int(hidden.get_attribute("data-x")), int(hidden.get_attribute("data-y"))
-    for before in ("hidden", "flagged"):
+    for before in ("hidden", "flag"):
         cell(page, hx, hy).click(button="right")
         wait_changed(page, hx, hy, before)
 
