@@ -61,6 +61,8 @@ class Game(models.Model):
     no_guess = models.BooleanField(default=False)
     # A quick-match race (docs/protocol.md 5): its accounts' ratings change when it ends.
     rated = models.BooleanField(default=False)
+    # No-flag play (docs/protocol.md 9.1): a `flag` in it is refused with `no_flags`.
+    no_flags = models.BooleanField(default=False)
     ng_attempt = models.PositiveIntegerField(null=True, blank=True)
     # The secret: never serialised before the game is finished.
     seed = models.CharField(max_length=256)
@@ -175,6 +177,9 @@ class Player(models.Model):
     # Berserk (docs/protocol.md 7): chosen during a tournament race's countdown; it plays without
     # flags, and a win earns one more point.
     berserk = models.BooleanField(default=False)
+    # Won without ever placing a flag (docs/protocol.md 9.1), whatever the game's setting; set
+    # when the player wins, in the move's transaction. False for every other status.
+    nf = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -255,6 +260,8 @@ class Score(models.Model):
     # Off every leaderboard, personal best and player page while its game is under review
     # (games.fairplay); released when cleared, it counts as if it had never waited.
     held = models.BooleanField(default=False)
+    # A win without a flag (the player's `nf`, docs/protocol.md 9.1): it counts in the NF style.
+    nf = models.BooleanField(default=False)
 
     class Meta:
         indexes = [
@@ -275,6 +282,13 @@ class BestKind(models.TextChoices):
     BBBV_PER_S = "bbbv_per_s"
 
 
+class Style(models.TextChoices):
+    """Which wins a board or a best counts (docs/protocol.md 9.2): all, or NF wins only."""
+
+    ALL = "all"
+    NF = "nf"
+
+
 class PersonalBest(models.Model):
     """The best won score of each name per preset and ranking: the all-time leaderboards read
     this table (one row per name, already in order) instead of grouping a million scores."""
@@ -282,6 +296,8 @@ class PersonalBest(models.Model):
     preset = models.CharField(max_length=16)
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.CLASSIC)
     kind = models.CharField(max_length=16, choices=BestKind.choices)
+    # "nf": the best among the name's NF wins only (docs/protocol.md 9.2); an NF win offers both.
+    style = models.CharField(max_length=8, choices=Style.choices, default=Style.ALL)
     name_key = models.CharField(max_length=256)
     verified = models.BooleanField(default=False)  # the score's: an account's best, or a guest's
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
@@ -291,14 +307,14 @@ class PersonalBest(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["preset", "variant", "kind", "name_key", "verified"],
-                name="one_best_per_name_and_kind",
+                fields=["preset", "variant", "style", "kind", "name_key", "verified"],
+                name="one_best_per_name_kind_style",
             )
         ]
         indexes = [
             models.Index(
-                fields=["preset", "variant", "kind", "sort_value", "finished_at"],
-                name="best_order_variant",
+                fields=["preset", "variant", "style", "kind", "sort_value", "finished_at"],
+                name="best_order_style",
             )
         ]
 

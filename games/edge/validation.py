@@ -43,3 +43,13 @@ def seed_value(seed: Any) -> str:
         message = "seed must not contain control or surrogate characters"
         raise ServiceError("invalid", message, "seed")
     return seed
+
+
+def bool_field(body: dict, field: str, code: str = "invalid") -> bool:
+    """An optional JSON boolean, false when absent or null."""
+    value = body.get(field)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ServiceError(code, f"{field} must be true or false", field)
+    return value

@@ -30,8 +30,8 @@ log = logging.getLogger(__name__)
 COUNT_INTERVAL_S = 1.0  # `seeking` again at most once a second
 
 
-def group_of(preset: str, no_guess: bool) -> str:
-    return f"seek.{preset}.{int(no_guess)}"
+def group_of(preset: str, no_guess: bool, no_flags: bool = False) -> str:
+    return f"seek.{preset}.{int(no_guess)}{'.nf' if no_flags else ''}"
 
 
 _passes: dict[asyncio.AbstractEventLoop, tuple[asyncio.Lock, list[bool]]] = {}
@@ -68,21 +68,18 @@ async def _one_pass(channel_layer) -> None:
                 )
             except Exception:  # a full or vanished channel must not keep the others untold
                 log.exception("could not tell seeker %s of its race", match.channel)
-    for (preset, no_guess), seekers in (await db(_all_queues)()).items():
+    for queue, seekers in (await db(_all_queues)()).items():
         await channel_layer.group_send(
-            group_of(preset, no_guess), {"type": "seek.waiting", "seekers": seekers}
+            group_of(*queue), {"type": "seek.waiting", "seekers": seekers}
         )
 
 
-def _all_queues() -> dict[tuple[str, bool], list[list[int | None]]]:
-    """Every kind's seekers, as the layer carries them: each connection counts its own company
+def _all_queues() -> dict[services.Queue, list[list[int | None]]]:
+    """Every queue's seekers, as the layer carries them: each connection counts its own company
     from them (docs/protocol.md 5: never itself twice, nor a seeker it could not meet)."""
     kinds = services.queue_seekers()
-    return {
-        (p, ng): [list(seeker) for seeker in kinds.get((p, ng), [])]
-        for p in PRESETS
-        for ng in (False, True)
-    }
+    queues = [(p, ng, nf) for p in PRESETS for ng in (False, True) for nf in (False, True)]
+    return {queue: [list(seeker) for seeker in kinds.get(queue, [])] for queue in queues}
 
 
 class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
@@ -158,13 +155,18 @@ class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
             channel=self.channel_name,
             preset=message.get("preset"),
             no_guess=message.get("no_guess", False),
+            no_flags=message.get("no_flags", False),
             name=message.get("name"),
             user=self.scope.get("user"),
             address=self.address,
         )
-        self.seek = {"preset": seeker.preset, "no_guess": seeker.no_guess}
+        self.seek = {
+            "preset": seeker.preset,
+            "no_guess": seeker.no_guess,
+            "no_flags": seeker.no_flags,
+        }
         self.me = (seeker.id, seeker.user_id)
-        self.group = group_of(seeker.preset, seeker.no_guess)
+        self.group = group_of(seeker.preset, seeker.no_guess, seeker.no_flags)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.waiting_sent = await db(self._company)()
         self.last_count_at = time.monotonic()
@@ -207,7 +209,8 @@ class MatchConsumer(FramesRunToTheEnd, AsyncWebsocketConsumer):
     def _company(self) -> Company:
         """This seeker's company in the queue now (a read of the database)."""
         kinds = services.queue_seekers()
-        return company(self.me, kinds.get((self.seek["preset"], self.seek["no_guess"]), []))
+        queue = (self.seek["preset"], self.seek["no_guess"], self.seek["no_flags"])
+        return company(self.me, kinds.get(queue, []))
 
     def _seeking(self, seen: Company) -> dict[str, Any]:
         """`seeking`'s fields; `note` only when something keeps another seeker apart."""

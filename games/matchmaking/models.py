@@ -14,6 +14,7 @@ class Seeker(models.Model):
     worker = models.CharField(max_length=96)
     preset = models.CharField(max_length=16)
     no_guess = models.BooleanField()
+    no_flags = models.BooleanField(default=False)  # paired only with another (protocol 9.1)
     name = models.CharField(max_length=64)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
@@ -30,7 +31,7 @@ class Seeker(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["preset", "no_guess", "created_at"], name="seekers_in_order"),
+            models.Index(fields=["preset", "no_guess", "no_flags", "created_at"], name="seekers_in_order"),
             models.Index(fields=["worker"], name="seekers_by_worker"),
         ]
 

@@ -49,7 +49,14 @@ class Matched:
 
 
 def seek_start(
-    *, channel: str, preset: Any, no_guess: Any, name: Any, user: Any, address: str = ""
+    *,
+    channel: str,
+    preset: Any,
+    no_guess: Any,
+    name: Any,
+    user: Any,
+    address: str = "",
+    no_flags: Any = False,
 ) -> Seeker:
     """Put a connection in the queue (one seek per connection: the edge checks). Quick match
     is for people: a bot account may not seek (docs/protocol.md 6.1)."""
@@ -57,6 +64,8 @@ def seek_start(
         raise ServiceError("bad_message", f"preset must be one of {', '.join(PRESETS)}")
     if not isinstance(no_guess, bool):
         raise ServiceError("bad_message", "no_guess must be true or false")
+    if not isinstance(no_flags, bool):  # docs/protocol.md 9.1
+        raise ServiceError("bad_message", "no_flags must be true or false")
     user = user if user is not None and user.is_authenticated else None
     if user is not None and account_kind(user=user).bot:
         raise ServiceError("bot_forbidden", "bot accounts do not seek: create or join a race")
@@ -73,7 +82,8 @@ def seek_start(
     now = timezone.now()
     confirmed = now if settings.MINERACE["MATCH_CONFIRM_S"] <= 0 else None
     return Seeker.objects.create(
-        channel=channel, worker=WORKER, preset=preset, no_guess=no_guess, name=name,
+        channel=channel, worker=WORKER, preset=preset, no_guess=no_guess, no_flags=no_flags,
+        name=name,
         user=user, rating=rating, address=address[:64], created_at=now, expires_at=now + LEASE,
         renewed_at=confirmed,
     )  # fmt: skip
@@ -108,19 +118,23 @@ def _fresh(now: datetime) -> dict[str, datetime]:
     return {"expires_at__gt": now, "renewed_at__gt": fresh}
 
 
-def queue_seekers() -> dict[tuple[str, bool], list[tuple[int, int | None]]]:
-    """Live seekers per (preset, no_guess), as (seek id, account): those someone could meet. An
-    account marked while it seeks is paired with nobody, so it is counted for nobody."""
-    kinds: dict[tuple[str, bool], list[tuple[int, int | None]]] = {}
+Queue = tuple[str, bool, bool]  # preset, no_guess, no_flags: seekers meet only in one queue
+
+
+def queue_seekers() -> dict[Queue, list[tuple[int, int | None]]]:
+    """Live seekers per queue (preset, no_guess, no_flags), as (seek id, account): those
+    someone could meet. An account marked while it seeks is paired with nobody, so it is
+    counted for nobody."""
+    kinds: dict[Queue, list[tuple[int, int | None]]] = {}
     live = list(
         Seeker.objects.filter(expires_at__gt=timezone.now())
         .order_by("id")
-        .values_list("id", "user_id", "preset", "no_guess")
+        .values_list("id", "user_id", "preset", "no_guess", "no_flags")
     )
-    marked = marked_user_ids(user_ids=[user for _, user, _, _ in live if user is not None])
-    for seek, user, preset, no_guess in live:
+    marked = marked_user_ids(user_ids=[row[1] for row in live if row[1] is not None])
+    for seek, user, *queue in live:
         if user is None or user not in marked:
-            kinds.setdefault((preset, no_guess), []).append((seek, user))
+            kinds.setdefault(tuple(queue), []).append((seek, user))
     return kinds
 
 
@@ -134,9 +148,10 @@ def match_plan() -> list[tuple[list[int], str | None]]:
     # An account marked while it was seeking is never paired (docs/protocol.md 6.4).
     marked = marked_user_ids(user_ids=[row.user_id for row in rows])
     rows = [row for row in rows if row.user_id not in marked]
-    kinds: dict[tuple[str, bool], list[Seeker]] = {}
+    # A no-flag seek is paired only with another (docs/protocol.md 9.1).
+    kinds: dict[Queue, list[Seeker]] = {}
     for row in rows:
-        kinds.setdefault((row.preset, row.no_guess), []).append(row)
+        kinds.setdefault((row.preset, row.no_guess, row.no_flags), []).append(row)
     plan: list[tuple[list[int], str | None]] = []
     size = settings.MINERACE["MATCH_SIZE"]
     for seekers in kinds.values():
@@ -174,7 +189,12 @@ def _race_for(seekers: list[Seeker], now: datetime, bot: str | None = None) -> l
     first = seekers[0]
     entrants = [Entrant(s.name, s.user if s.user_id is not None else None) for s in seekers]
     state, joined = race_start(
-        preset=first.preset, no_guess=first.no_guess, entrants=entrants, now=now, bot=bot
+        preset=first.preset,
+        no_guess=first.no_guess,
+        no_flags=first.no_flags,
+        entrants=entrants,
+        now=now,
+        bot=bot,
     )
     Seeker.objects.filter(id__in=[s.id for s in seekers]).delete()
     return [
@@ -189,12 +209,17 @@ def race_start(
     entrants: list[Entrant],
     now: datetime,
     bot: str | None = None,
+    no_flags: bool = False,
 ) -> tuple[dict[str, Any], list[lifecycle.Joined]]:
     """The race a pairing makes: rated unless a bot takes part, every player ready and the
     countdown begun; its public state and each entrant's seat, in the caller's transaction.
     One race of games.races.starting's, which makes an arena's many at once."""
     (started,) = races_start(
-        preset=preset, no_guess=no_guess, lineups=[Lineup(entrants, bot)], now=now
+        preset=preset,
+        no_guess=no_guess,
+        no_flags=no_flags,
+        lineups=[Lineup(entrants, bot)],
+        now=now,
     )
     if isinstance(started, ServiceError):
         raise started

@@ -33,6 +33,7 @@ class GameFacts:
     started_at: datetime | None
     no_guess: bool = False
     ng_attempt: int | None = None  # set with the safe cell on a no-guess board
+    no_flags: bool = False  # docs/protocol.md 9.1: a `flag` is refused
 
 
 @dataclass(frozen=True, slots=True)

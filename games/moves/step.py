@@ -88,6 +88,8 @@ def move_step(
     move_check(game, player, now, time_limit_s)
     if move.action == "flag" and player.berserk:
         raise ServiceError("no_flags", "a berserk racer plays without flags")
+    if move.action == "flag" and game.no_flags:  # docs/protocol.md 9.1
+        raise ServiceError("no_flags", "this game is played without flags")
     sweep = sweep_of(game, player)
     solo_start = None
     if sweep.needs_board(move):  # solo: the first reveal fixes the board around itself

@@ -32,10 +32,10 @@ from django.db import connection, transaction
 
 from games.engine import Move, move_from_action
 from games.events.event import Event, move_event, to_everyone
-from games.models import Game, GameStatus, Player
+from games.models import Game, GameStatus, Player, PlayerStatus
 from games.moves.state import GameFacts, PlayerState
 from games.moves.step import MoveResult
-from games.races.finishing import finish_game_if_done, finished_event
+from games.races.finishing import finish_game_if_done, finished_event, player_nf_settle
 from games.timefmt import iso
 
 _PLAYER_FIELDS = [
@@ -147,6 +147,7 @@ def facts_of(game: Game) -> GameFacts:
         started_at=game.started_at,
         no_guess=game.no_guess,
         ng_attempt=game.ng_attempt,
+        no_flags=game.no_flags,
     )
 
 
@@ -293,4 +294,6 @@ def _finish(result: MoveResult) -> list[Event]:
     """`finished`, and `game_over` (with the scores) if it was the last one playing."""
     player = Player.objects.get(pk=result.after.id, game_id=result.game.id)
     game = Game.objects.get(pk=result.game.id)
+    if player.status == PlayerStatus.WON:
+        player_nf_settle(player)
     return [finished_event(game, player), *finish_game_if_done(game.id, result.now)]

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from games.events.event import Event, to_everyone
 from games.fairplay.services import game_screen
-from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
+from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Move, Player, PlayerStatus
 from games.races import serializers
 from games.races.deciding import race_decide
 from games.races.results import standings
@@ -29,6 +29,14 @@ def finish_player(player: Player, status: str, t_ms: int | None, now: datetime) 
     player.status = status
     player.time_ms = finish_time_ms(status, t_ms)
     player.finished_at = now
+
+
+def player_nf_settle(player: Player) -> None:
+    """A winner's `nf` (docs/protocol.md 9.1): it never placed a flag in this game, whatever
+    the game's setting (a flag removed later still counts). Saved in the caller's transaction,
+    before the game's scores are written from the rows."""
+    player.nf = not Move.objects.filter(player_id=player.id, action="flag").exists()
+    Player.objects.filter(pk=player.pk).update(nf=player.nf)
 
 
 def finished_event(game: Game, player: Player) -> Event:

@@ -298,6 +298,7 @@ def race_rematch(*, player_id: str) -> list[Event]:
             max_players=game.max_players,
             seed=None,
             no_guess=game.no_guess,
+            no_flags=game.no_flags,
         )
         level = _house_bot_level(game)
         if level is None:

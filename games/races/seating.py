@@ -51,6 +51,7 @@ def game_row(*, spec: GameSpec, by_bot: bool = False, creator_address: str = "")
         max_players=spec.max_players,
         ranked=spec.preset is not None and spec.seed is None and not by_bot,
         no_guess=spec.no_guess,
+        no_flags=spec.no_flags,
         ng_attempt=ng_attempt,
         seed=seed,
         seed_salt=salt,

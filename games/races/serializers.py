@@ -77,6 +77,7 @@ def player_public(player: Player, game: Game) -> dict[str, Any]:
         "is_bot": player.is_bot,  # the server's own bots (v1.1)
         "bot": player.bot,  # any bot account's player, the server's bots included (v1.2)
         "berserk": player.berserk,  # a tournament racer without flags (v1.2, docs/protocol.md 7)
+        "nf": player.nf,  # won without a flag (docs/protocol.md 9.1)
     }
 
 
@@ -108,6 +109,7 @@ def results(game: Game, placed: list[Placed], board_hidden: bool = False) -> lis
                 "bbbv": bbbv,
                 "bbbv_per_s": bbbv_per_s(bbbv, p.time_ms) if won and bbbv is not None else None,
                 "clicks": p.clicks,
+                "nf": p.nf,  # docs/protocol.md 9.1: a win without a flag
                 "efficiency": efficiency(bbbv, p.clicks) if won and bbbv is not None else None,
                 **_field_statistics(game, p, board, place.standing.last_move_ms, clicks_by),
             }
@@ -170,6 +172,7 @@ def game_public(
         "max_players": game.max_players,
         "ranked": game.ranked,
         "no_guess": game.no_guess,
+        "no_flags": game.no_flags,
         "rated": game.rated,
         "status": game.status,
         "seed_commitment": game.seed_commitment,

@@ -1,4 +1,4 @@
-"""What a game is made from (GameSpec: mode, board, seats, seed, no-guess, a bot), and the one
+"""What a game is made from (GameSpec: mode, board, seats, seed, no-guess, a bot, no flags), and the one
 check of a `POST /api/games/` body that gives it (docs/protocol.md 3)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from games.edge.validation import (
     RACE_PLAYERS_MAX,
     RACE_PLAYERS_MIN,
     SAFE_ZONE_MAX,
+    bool_field,
     int_field,
     seed_value,
 )
@@ -32,6 +33,7 @@ class GameSpec:
     seed: str | None
     no_guess: bool = False
     bot: str | None = None  # a race against a bot of this level (games/bots/levels.py)
+    no_flags: bool = False  # docs/protocol.md 9.1: a `flag` is refused
 
 
 def game_spec(body: dict, *, bot_levels: Collection[str] = ()) -> GameSpec:
@@ -68,11 +70,8 @@ def game_spec(body: dict, *, bot_levels: Collection[str] = ()) -> GameSpec:
     seed = body.get("seed")
     if seed is not None:
         seed = seed_value(seed)
-    no_guess = body.get("no_guess")
-    if no_guess is None:
-        no_guess = False
-    if not isinstance(no_guess, bool):
-        raise ServiceError("invalid", "no_guess must be true or false", "no_guess")
+    no_guess = bool_field(body, "no_guess")
+    no_flags = bool_field(body, "no_flags")
     if no_guess and preset is None:
         raise ServiceError("invalid", "no-guess boards are for the three presets only", "no_guess")
     bot = body.get("bot")
@@ -81,4 +80,4 @@ def game_spec(body: dict, *, bot_levels: Collection[str] = ()) -> GameSpec:
             raise ServiceError("invalid", f"bot must be one of {', '.join(bot_levels)}", "bot")
         if mode != GameMode.RACE or preset is None:
             raise ServiceError("invalid", "a bot races on a preset, in a race", "bot")
-    return GameSpec(mode, preset, width, height, mines, max_players, seed, no_guess, bot)
+    return GameSpec(mode, preset, width, height, mines, max_players, seed, no_guess, bot, no_flags)

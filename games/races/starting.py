@@ -84,7 +84,12 @@ class _Race:
 
 @transaction.atomic
 def races_start(
-    *, preset: str, no_guess: bool, lineups: list[Lineup], now: datetime
+    *,
+    preset: str,
+    no_guess: bool,
+    lineups: list[Lineup],
+    now: datetime,
+    no_flags: bool = False,
 ) -> list[Started | ServiceError]:
     """Make a race for each lineup, in the caller's transaction: what each became, in order
     (a lineup the join rules refuse, a name taken say, is its ServiceError and makes no row).
@@ -104,7 +109,7 @@ def races_start(
         spec = GameSpec(
             mode=GameMode.RACE, preset=preset, width=width, height=height, mines=mines,
             max_players=len(lineup.entrants) + (lineup.bot is not None), seed=None,
-            no_guess=no_guess,
+            no_guess=no_guess, no_flags=no_flags,
         )  # fmt: skip
         game = game_row(spec=spec)
         game.rated = lineup.bot is None

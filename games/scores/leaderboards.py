@@ -15,7 +15,7 @@ from games.accounts.selectors import account_kind
 from games.accounts.services import account_of_name, claimed_skeletons
 from games.engine.presets import PRESETS
 from games.errors import ServiceError
-from games.models import BestKind, PersonalBest, PlayerStatus, Score, Variant
+from games.models import BestKind, PersonalBest, PlayerStatus, Score, Style, Variant
 from games.names import name_skeleton
 from games.ratings.ladder import seasons_of
 from games.ratings.selectors import ratings_of
@@ -38,16 +38,32 @@ def entry(rank: int, score: Score) -> dict[str, Any]:
         "game": score.game_id,
         "finished_at": iso(score.finished_at),
         "verified": score.verified,
+        "nf": score.nf,  # docs/protocol.md 9.1: won without a flag
     }
 
 
+def style_of(value: Any) -> str:
+    """The `style` asked for (docs/protocol.md 9.2): all (the default) or nf."""
+    style = value or Style.ALL
+    if style not in Style.values:
+        raise ServiceError("invalid", "style must be all or nf", "style")
+    return style
+
+
 def leaderboard(
-    *, preset: str, period: str = "all", ranking: str = "time", variant: str = Variant.CLASSIC
+    *,
+    preset: str,
+    period: str = "all",
+    ranking: str = "time",
+    variant: str = Variant.CLASSIC,
+    style: str = Style.ALL,
 ) -> dict[str, Any]:
     """The best won ranked game of each name, best first, ties by earlier finish, at most 100.
 
-    Classic and no-guess boards are separate leaderboards: a no-guess board is easier.
+    Classic and no-guess boards are separate leaderboards: a no-guess board is easier. Style
+    `nf` keeps NF wins only (docs/protocol.md 9.2).
     """
+    style = style_of(style)
     if preset not in PRESETS:
         raise ServiceError("not_found", "no such preset")
     if variant not in Variant.values:
@@ -57,13 +73,14 @@ def leaderboard(
     if ranking not in RANKINGS:
         raise ServiceError("invalid", "ranking must be time or bbbv_per_s", "ranking")
     if PERIODS[period] is None:
-        scores = _all_time(preset, variant, ranking)
+        scores = _all_time(preset, variant, ranking, style)
     else:
-        scores = _since(preset, variant, ranking, timezone.now() - PERIODS[period])
+        scores = _since(preset, variant, ranking, timezone.now() - PERIODS[period], style)
     claimed = claimed_skeletons(skeletons=[s.name_key for s in scores if not s.verified])
     return {
         "preset": preset,
         "variant": variant,
+        "style": style,
         "period": period,
         "ranking": ranking,
         "entries": [
@@ -82,31 +99,37 @@ def _player_page(score: Score, claimed: set[str]) -> str | None:
     return f"/players/{quote(score.name, safe='')}/"
 
 
-def all_time_leader(*, preset: str, variant: str) -> float | None:
+def all_time_leader(*, preset: str, variant: str, style: str = Style.ALL) -> float | None:
     """The first time on the all-time leaderboard by time (None when it is empty): what the
     screen's `record` compares a win with (one row of an index)."""
-    bests = PersonalBest.objects.filter(preset=preset, variant=variant, kind=BestKind.TIME)
+    bests = PersonalBest.objects.filter(
+        preset=preset, variant=variant, kind=BestKind.TIME, style=style
+    )
     return bests.order_by("sort_value", "finished_at").values_list("sort_value", flat=True).first()
 
 
-def all_time_entries(*, preset: str, variant: str) -> int:
+def all_time_entries(*, preset: str, variant: str, style: str = Style.ALL) -> int:
     """How many entries the all-time leaderboard by time holds (one per name)."""
-    return PersonalBest.objects.filter(preset=preset, variant=variant, kind=BestKind.TIME).count()
+    bests = PersonalBest.objects.filter(
+        preset=preset, variant=variant, kind=BestKind.TIME, style=style
+    )
+    return bests.count()
 
 
-def _all_time(preset: str, variant: str, ranking: str) -> list[Score]:
+def _all_time(preset: str, variant: str, ranking: str, style: str) -> list[Score]:
     """One row per name is kept in PersonalBest, already sortable by an index (a held score
     never offers a best, so the table holds only scores that count)."""
     bests = (
-        PersonalBest.objects.filter(preset=preset, variant=variant, kind=ranking)
+        PersonalBest.objects.filter(preset=preset, variant=variant, kind=ranking, style=style)
         .select_related("score")
         .order_by("sort_value", "finished_at")[:LIMIT]
     )
     return [best.score for best in bests]
 
 
-def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
-    """Within a period: the won scores since `since` (an index range), best per name first."""
+def _since(preset: str, variant: str, ranking: str, since, style: str) -> list[Score]:
+    """Within a period: the won scores since `since` (an index range), best per name first
+    (style nf: NF wins only)."""
     (order,) = RANKINGS[ranking]
     field = order.lstrip("-")
     order_by = [F(field).desc() if order.startswith("-") else F(field).asc(), F("finished_at")]
@@ -118,6 +141,7 @@ def _since(preset: str, variant: str, ranking: str, since) -> list[Score]:
             held=False,
             finished_at__gte=since,
             **{f"{field}__isnull": False},
+            **({"nf": True} if style == Style.NF else {}),
         )
         .annotate(
             place=Window(
@@ -153,18 +177,20 @@ def player_fact_register(name: str, fact: AccountFact) -> None:
     _ACCOUNT_FACTS[name] = fact
 
 
-def player_page(*, name: str) -> dict[str, Any]:
-    """A name's personal bests per preset and its recent ranked games.
+def player_page(*, name: str, style: str = Style.ALL) -> dict[str, Any]:
+    """A name's personal bests per preset (of a style, docs/protocol.md 9.2) and its recent
+    ranked games.
 
     Names are compared by skeleton. A name an account holds shows that account's games only:
     a guest who played under a look-alike before the account existed never mixes in.
     """
+    style = style_of(style)
     account, mine = player_identity(name)
     verified = account is not None
     recent = list(Score.objects.filter(**mine, held=False).order_by("-finished_at")[:20])
     bests = {
         (b.variant, b.preset, b.kind): b.score
-        for b in PersonalBest.objects.filter(**mine).select_related("score")
+        for b in PersonalBest.objects.filter(**mine, style=style).select_related("score")
     }
     if account is None and not recent and not bests:
         raise ServiceError("not_found", "no ranked games under that name")
@@ -180,6 +206,7 @@ def player_page(*, name: str) -> dict[str, Any]:
         "verified": verified,
         "bot": account is not None and account_kind(user=account).bot,
         **{field: fact(account) for field, fact in _ACCOUNT_FACTS.items()},
+        "style": style,
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),
         "recent": [

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.engine.statistics import bbbv_per_s, efficiency
-from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Score
+from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Score, Style
 
 LEADERBOARD_SIZE = 100  # games.scores.leaderboards.LIMIT
 
@@ -60,11 +60,23 @@ def score_record(*, game: Game, player: Player, held: bool = False) -> Score | N
         clicks=player.clicks,
         efficiency=efficiency(game.bbbv, player.clicks) if won else None,
         finished_at=player.finished_at,
+        nf=won and player.nf,
     )
     if won and not held:
-        for kind in BestKind:
-            _offer_best(score, kind)
+        _offer_bests(score)
     return score
+
+
+def styles_of(score: Score) -> list[str]:
+    """The styles a won score counts in (docs/protocol.md 9.2): every win in `all`, an NF win
+    in `nf` too."""
+    return [Style.ALL, Style.NF] if score.nf else [Style.ALL]
+
+
+def _offer_bests(score: Score) -> None:
+    for style in styles_of(score):
+        for kind in BestKind:
+            _offer_best(score, kind, style)
 
 
 @transaction.atomic
@@ -77,8 +89,7 @@ def score_release(*, score_id: int) -> None:
     score.held = False
     score.save(update_fields=["held"])
     if score.status == PlayerStatus.WON:
-        for kind in BestKind:
-            _offer_best(score, kind)
+        _offer_bests(score)
 
 
 def _sort_value(score: Score, kind: str) -> float | None:
@@ -87,8 +98,9 @@ def _sort_value(score: Score, kind: str) -> float | None:
     return None if score.bbbv_per_s is None else -score.bbbv_per_s
 
 
-def _offer_best(score: Score, kind: str) -> None:
-    """Make `score` the name's best of this kind if it beats the current one (or there is none)."""
+def _offer_best(score: Score, kind: str, style: str) -> None:
+    """Make `score` the name's best of this kind and style if it beats the current one (or
+    there is none)."""
     value = _sort_value(score, kind)
     if value is None:
         return
@@ -96,6 +108,7 @@ def _offer_best(score: Score, kind: str) -> None:
         preset=score.preset,
         variant=score.variant,
         kind=kind,
+        style=style,
         name_key=score.name_key,
         verified=score.verified,
         defaults={"score": score, "sort_value": value, "finished_at": score.finished_at},
@@ -148,14 +161,17 @@ def _board_of(score: Score) -> dict[str, Any]:
 
 
 def _bests_recompute(board: dict[str, Any]) -> None:
-    """Each kind of best the name lacks on this board goes to its best score that counts."""
-    remaining = Score.objects.filter(**board, status=PlayerStatus.WON, held=False)
-    for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):
-        if PersonalBest.objects.filter(**board, kind=kind).exists():
-            continue
-        best = remaining.exclude(**{order.lstrip("-"): None}).order_by(order, "finished_at").first()
-        if best is not None:
-            _offer_best(best, kind)
+    """Each kind and style of best the name lacks on this board goes to its best score that
+    counts (an NF best to its best NF win)."""
+    counted = Score.objects.filter(**board, status=PlayerStatus.WON, held=False)
+    for style, remaining in ((Style.ALL, counted), (Style.NF, counted.filter(nf=True))):
+        for kind, order in ((BestKind.TIME, "time_ms"), (BestKind.BBBV_PER_S, "-bbbv_per_s")):
+            if PersonalBest.objects.filter(**board, kind=kind, style=style).exists():
+                continue
+            field = order.lstrip("-")
+            best = remaining.exclude(**{field: None}).order_by(order, "finished_at").first()
+            if best is not None:
+                _offer_best(best, kind, style)
 
 
 def best_news(*, score: Score) -> dict[str, bool | int | None]:
@@ -167,13 +183,14 @@ def best_news(*, score: Score) -> dict[str, bool | int | None]:
         preset=score.preset,
         variant=score.variant,
         kind=BestKind.TIME,
+        style=Style.ALL,
         name_key=score.name_key,
         verified=score.verified,
     ).first()
     if best is None or best.score_id != score.id:
         return {"personal_best": False, "leaderboard_rank": None}
     ahead = PersonalBest.objects.filter(
-        preset=score.preset, variant=score.variant, kind=BestKind.TIME
+        preset=score.preset, variant=score.variant, kind=BestKind.TIME, style=Style.ALL
     ).filter(
         Q(sort_value__lt=best.sort_value)
         | Q(sort_value=best.sort_value, finished_at__lt=best.finished_at)

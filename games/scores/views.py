@@ -15,15 +15,18 @@ def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
     period = request.GET.get("period") or "all"
     ranking = request.GET.get("ranking") or "time"
     variant = request.GET.get("variant") or "classic"
-    return JsonResponse(
-        leaderboards.leaderboard(preset=preset, period=period, ranking=ranking, variant=variant)
+    style = request.GET.get("style") or "all"
+    board = leaderboards.leaderboard(
+        preset=preset, period=period, ranking=ranking, variant=variant, style=style
     )
+    return JsonResponse(board)
 
 
 @api_view("GET")
 @lagging_reads
 def player(request: HttpRequest, name: str) -> JsonResponse:
-    return JsonResponse(leaderboards.player_page(name=name))
+    style = request.GET.get("style") or "all"
+    return JsonResponse(leaderboards.player_page(name=name, style=style))
 
 
 @api_view("GET")

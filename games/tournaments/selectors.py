@@ -46,6 +46,7 @@ def summary(tournament: Tournament, players: int, now: datetime | None = None) -
         "name": tournament.name,
         "preset": tournament.preset,
         "no_guess": tournament.no_guess,
+        "no_flags": tournament.no_flags,
         "starts_at": iso(tournament.starts_at),
         "ends_at": iso(tournament.ends_at),
         "status": status_of(tournament, now),

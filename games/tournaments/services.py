@@ -80,6 +80,7 @@ def tournament_create(
     minutes: int,
     private: bool,
     address: str = "",
+    no_flags: bool = False,
 ) -> Tournament:
     """An account's own arena (the edge checked each field); at most 3 upcoming per account,
     and (docs/protocol.md 3, v1.3) 3 per client `address`, whatever accounts it makes."""
@@ -98,7 +99,7 @@ def tournament_create(
                 "too_many_upcoming", f"at most {MAX_UPCOMING_PER_ADDRESS} upcoming per address"
             )
     return Tournament.objects.create(
-        name=name, preset=preset, no_guess=no_guess, starts_at=starts_at,
+        name=name, preset=preset, no_guess=no_guess, no_flags=no_flags, starts_at=starts_at,
         ends_at=starts_at + timedelta(minutes=minutes), private=private, creator=user,
         creator_address=address[:64],
     )  # fmt: skip
@@ -341,7 +342,11 @@ def _races_for(
     table. A pair the join rules refuse (a name taken) makes nothing and waits."""
     lineups = [Lineup([Entrant(a.name, a.user), Entrant(b.name, b.user)]) for a, b in pairs]
     started = races_start(
-        preset=tournament.preset, no_guess=tournament.no_guess, lineups=lineups, now=now
+        preset=tournament.preset,
+        no_guess=tournament.no_guess,
+        no_flags=tournament.no_flags,
+        lineups=lineups,
+        now=now,
     )
     scored = selectors.pairs_scored(
         tournament_id=tournament.id, user_ids=[e.user_id for pair in pairs for e in pair]

@@ -42,7 +42,7 @@ def _create(request: HttpRequest) -> JsonResponse:
     preset = body.get("preset")
     if not isinstance(preset, str) or preset not in PRESETS:
         raise ServiceError("invalid", f"preset must be one of {', '.join(PRESETS)}", "preset")
-    for field in ("no_guess", "private"):
+    for field in ("no_guess", "no_flags", "private"):
         if not isinstance(body.get(field, False), bool):
             raise ServiceError("invalid", f"{field} must be true or false", field)
     minutes = body.get("minutes")
@@ -54,6 +54,7 @@ def _create(request: HttpRequest) -> JsonResponse:
         name=_name(body.get("name")),
         preset=preset,
         no_guess=body.get("no_guess", False),
+        no_flags=body.get("no_flags", False),
         starts_at=_starts_at(body.get("starts_at")),
         minutes=minutes,
         private=body.get("private", False),

@@ -54,7 +54,8 @@ async def test_two_seekers_are_matched_into_a_rated_race_that_starts_by_itself()
     alice = await Seeking().connect()
     first = await alice.request({"type": "seek", "preset": "beginner", "no_guess": False,
                                  "name": "alice"})  # fmt: skip
-    assert first == {"type": "seeking", "preset": "beginner", "no_guess": False, "waiting": 1,
+    assert first == {"type": "seeking", "preset": "beginner", "no_guess": False, "no_flags": False,
+                     "waiting": 1,
                      "re": 1}  # fmt: skip
     bob = await Seeking().connect()
     answer = await bob.request({"type": "seek", "preset": "beginner", "no_guess": False,

@@ -107,6 +107,7 @@ export function sameSettings(game) {
   if (game.preset) body.preset = game.preset;
   else Object.assign(body, { width: game.width, height: game.height, mines: game.mines });
   if (game.preset && game.no_guess) body.no_guess = true;
+  if (game.no_flags) body.no_flags = true;
   if (body.mode === "race" && game.max_players) body.max_players = game.max_players;
   return body;
 }

@@ -20,7 +20,10 @@ const RIGHT = 2;
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 /**
- * actions: { enabled(): bool, reveal(x, y), flag(x, y), chord(x, y), pressing(bool), newGame() }
+ * actions: { enabled(): bool, reveal(x, y), flag(x, y), chord(x, y), pressing(bool), newGame(),
+ *            noFlags(): bool (optional), flagRefused() (optional) }
+ * In a game without flags (noFlags() true, docs/protocol.md 9.1) a right click, a long press,
+ * F and flag mode's tap never send a flag: flagRefused() is told instead, and a tap reveals.
  * zoom: the BoardZoom that fingers pan and pinch (none: fingers only tap and long press).
  */
 export function attachBoardInput(view, actions, zoom = null) {
@@ -43,13 +46,18 @@ export function attachBoardInput(view, actions, zoom = null) {
     else if (isNumberState(state) && settings.get("chord_on_left")) actions.chord(x, y);
   }
 
+  function flagsOff() {
+    return Boolean(actions.noFlags?.());
+  }
+
   function flag({ x, y }) {
+    if (flagsOff()) return actions.flagRefused?.();
     const state = view.state(x, y);
     if (state === "hidden" || state === "flag") actions.flag(x, y);
   }
 
   function primary(position) {
-    if (!settings.get("flag_mode")) return reveal(position);
+    if (!settings.get("flag_mode") || flagsOff()) return reveal(position);
     const state = view.state(position.x, position.y);
     if (isNumberState(state)) reveal(position);
     else flag(position);
@@ -59,6 +67,7 @@ export function attachBoardInput(view, actions, zoom = null) {
   function secondary(position, { fromTouch = false } = {}) {
     const state = view.state(position.x, position.y);
     if (fromTouch && isNumberState(state)) return actions.chord(position.x, position.y);
+    if (flagsOff()) return actions.flagRefused?.();
     if (settings.get("flag_mode")) {
       if (state === "hidden") actions.reveal(position.x, position.y);
     } else {

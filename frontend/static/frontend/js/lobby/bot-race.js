@@ -10,6 +10,7 @@ const preset = /** @type {HTMLSelectElement} */ ($("bot-preset"));
 const buttons = /** @type {HTMLButtonElement[]} */ ([...$("bot-race").querySelectorAll("[data-bot]")]);
 const errorLine = $("bot-error");
 const noGuess = /** @type {HTMLInputElement} */ ($("no-guess"));
+const noFlags = /** @type {HTMLInputElement} */ ($("no-flags"));
 const noGuessNote = $("bot-no-guess-note");
 
 function setBusy(busy) {
@@ -22,6 +23,7 @@ for (const button of buttons) {
     setBusy(true);
     const body = { mode: "race", preset: preset.value, bot: button.dataset.bot };
     if (noGuess.checked) body.no_guess = true;
+    if (noFlags.checked) body.no_flags = true;
     try {
       await startGame(body);
     } catch (error) {

@@ -17,6 +17,7 @@ import "./tv-panel.js";
 
 const nickname = /** @type {HTMLInputElement} */ (document.getElementById("nickname"));
 const noGuess = /** @type {HTMLInputElement} */ (document.getElementById("no-guess"));
+const noFlags = /** @type {HTMLInputElement} */ (document.getElementById("no-flags"));
 const lobbyError = document.getElementById("lobby-error");
 const form = /** @type {import("../core/types.js").NamedForm} */ (
   document.getElementById("custom-form")
@@ -93,6 +94,7 @@ for (const button of presetButtons) {
     showError(lobbyError, "");
     const body = { mode: "solo", preset: button.dataset.preset };
     if (noGuess.checked) body.no_guess = true;
+    if (noFlags.checked) body.no_flags = true;
     create(body, (error) => showError(lobbyError, error.message));
   });
 }

@@ -26,6 +26,7 @@ const cancelButton = /** @type {HTMLButtonElement} */ ($("quick-cancel"));
 const errorLine = $("quick-error");
 const nickname = /** @type {HTMLInputElement} */ ($("nickname"));
 const noGuess = /** @type {HTMLInputElement} */ ($("no-guess"));
+const noFlags = /** @type {HTMLInputElement} */ ($("no-flags"));
 
 const ERROR_TEXT = {
   name_taken: "That nickname belongs to an account: choose another one, or log in.",
@@ -145,6 +146,7 @@ function seek(preset) {
     cancelTimer: null,
   };
   const seekFrame = { type: "seek", preset, no_guess: current.noGuess };
+  if (noFlags.checked) seekFrame.no_flags = true; // paired only with another no-flag seek
   if (!account) seekFrame.name = name; // an account plays under its username
   current.socket = new GameSocket(
     socketUrl("/ws/match/"),

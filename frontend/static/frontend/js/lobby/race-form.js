@@ -12,6 +12,7 @@ const form = /** @type {import("../core/types.js").NamedForm} */ (
 const formError = document.getElementById("race-error");
 const custom = document.getElementById("race-custom");
 const noGuess = /** @type {HTMLInputElement} */ (document.getElementById("no-guess"));
+const noFlags = /** @type {HTMLInputElement} */ (document.getElementById("no-flags"));
 const noGuessNote = document.getElementById("race-no-guess-note");
 const watchForm = /** @type {import("../core/types.js").NamedForm} */ (
   document.getElementById("watch-form")
@@ -55,6 +56,7 @@ form.addEventListener("submit", async (event) => {
     body.preset = elements.preset.value;
     if (noGuess.checked) body.no_guess = true;
   }
+  if (noFlags.checked) body.no_flags = true;
   const maxPlayers = integerOrRaw(elements.max_players.value);
   if (maxPlayers !== null) body.max_players = maxPlayers;
   if (elements.seed.value.trim() !== "") body.seed = elements.seed.value;

@@ -13,6 +13,7 @@ import { Hud } from "../core/hud.js";
 import {
   setConnection,
   showMessage,
+  showNoFlagsNotice,
   showNoGuessBadge,
   showSocketStatus,
   showSpectatorCount,
@@ -295,6 +296,8 @@ const handlers = {
     // A tournament racer gave up its flags (docs/protocol.md 7): the tournament bar shows it
     // (game/tournament-bar.js), which also asks for it through "race:berserk-request".
     const detail = { ...message, mine: message.player === race.you };
+    const racer = race.player(message.player);
+    if (racer) racer.berserk = true; // its flags are refused from now on (board input)
     document.dispatchEvent(new CustomEvent("race:berserk", { detail }));
     if (message.player === race.you) announce("Berserk: no flags this race; a win earns 1 more point.");
   },
@@ -423,6 +426,9 @@ attachBoardInput(
     chord: (x, y) => move("chord", x, y),
     pressing: (pressing) => hud.setPressing(pressing),
     newGame: () => race.isDecided() && !race.canMove() && newRace(),
+    // A no-flag race, or this racer's own berserk: no flag is sent (docs/protocol.md 9.1).
+    noFlags: () => Boolean(race.game?.no_flags || race.me()?.berserk),
+    flagRefused: showNoFlagsNotice,
   },
   zoom,
 );

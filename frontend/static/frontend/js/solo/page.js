@@ -14,6 +14,7 @@ import { Hud } from "../core/hud.js";
 import {
   setConnection,
   showMessage,
+  showNoFlagsNotice,
   showNoGuessBadge,
   showSocketStatus,
 } from "../core/page-status.js";
@@ -311,6 +312,8 @@ attachBoardInput(
     chord: (x, y) => move("chord", x, y),
     pressing: (pressing) => hud.setPressing(pressing),
     newGame,
+    noFlags: () => Boolean(state.game?.no_flags),
+    flagRefused: showNoFlagsNotice,
   },
   zoom,
 );
