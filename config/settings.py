@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.social",
     "games.tv",
+    "games.matches",
     "frontend",
 ]
 

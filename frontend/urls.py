@@ -22,6 +22,8 @@ urlpatterns = [
         views.tournament,
         name="tournament",
     ),
+    path("matches/new/", views.match_new, name="match_new"),
+    re_path(r"^matches/(?P<match_id>[A-Za-z0-9_-]{1,32})/$", views.match, name="match"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

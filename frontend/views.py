@@ -129,6 +129,22 @@ def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return render(request, "frontend/tournament.html", {"tournament_id": tournament_id})
 
 
+def match_new(request: HttpRequest) -> HttpResponse:
+    """A challenge to a match (docs/protocol.md 9.4): the form, the opponent from ?opponent=
+    (a player page's link), sent to POST /api/matches/ (matches/new-page.js)."""
+    opponent = request.GET.get("opponent", "")[:64]
+    return render(
+        request, "frontend/match-new.html", {"opponent": opponent, "presets": list(PRESETS)}
+    )
+
+
+def match(request: HttpRequest, match_id: str) -> HttpResponse:
+    """One match: the players, the score, the answer to an offer, the race to play now and
+    each race's replay (matches/match-page.js)."""
+    keep_browser_session(request)
+    return render(request, "frontend/match.html", {"match_id": match_id})
+
+
 def fair_play(request: HttpRequest) -> HttpResponse:
     """What cheating is, how games are screened and reviewed, and a form to report one
     (docs/protocol.md 6.4): plain words, no thresholds."""

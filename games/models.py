@@ -117,6 +117,9 @@ class Game(models.Model):
     # "pair_daily_cap" (two of its accounts had their day's rated races already). Said before
     # the race starts, in its public state.
     unrated_because = models.CharField(max_length=16, blank=True, default="", db_default="")
+    # The match that made this race (docs/protocol.md 9.4), "" for any other game: its public
+    # state then says the match's score (games.races.extensions.state_facts).
+    match_key = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]
@@ -320,6 +323,36 @@ class PersonalBest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.preset} {self.kind} {self.name_key}: {self.sort_value}"
+
+
+class SumBest(models.Model):
+    """An account's sum of bests (docs/protocol.md 9.2): its best times on beginner,
+    intermediate and expert added up, per kind of board and style, kept whenever one of those
+    bests changes, so the all-time sum board is an index walk. Only accounts (verified scores)
+    that have all three; held scores never offer the bests it is made of."""
+
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    style = models.CharField(max_length=8, choices=Style.choices)
+    name_key = models.CharField(max_length=256)
+    name = models.CharField(max_length=64)
+    sum_ms = models.PositiveIntegerField()
+    reached_at = models.DateTimeField()  # the latest of its three parts' finishes
+    beginner = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
+    intermediate = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
+    expert = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["variant", "style", "name_key"], name="one_sum_per_account"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["variant", "style", "sum_ms", "reached_at"], name="sum_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.style} {self.name}: {self.sum_ms} ms"
 
 
 class OutboxEvent(models.Model):

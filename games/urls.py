@@ -10,6 +10,7 @@ from games.edge import http
 from games.export import views as export
 from games.fairplay import views as fairplay
 from games.history import views as history
+from games.matches import views as matches
 from games.races import views as races
 from games.ratings import views as ratings
 from games.scores import views as scores
@@ -18,6 +19,7 @@ from games.tournaments import views as tournaments
 from games.tv import views as tv
 
 GAME_ID = r"(?P<game_id>[A-Za-z0-9_-]{1,32})"
+MATCH_ID = r"(?P<match_id>[A-Za-z0-9_-]{1,32})"
 TOURNAMENT_ID = r"(?P<tournament_id>[A-Za-z0-9_-]{1,32})"
 
 urlpatterns = [
@@ -26,6 +28,7 @@ urlpatterns = [
     re_path(rf"^games/{GAME_ID}/moves/$", races.game_moves),
     re_path(rf"^games/{GAME_ID}/analysis/$", analysis.game_analysis),
     re_path(rf"^games/{GAME_ID}/export/$", export.game_export_file),
+    re_path(r"^leaderboards/sum/$", scores.sum_board),  # before the presets' pattern
     re_path(r"^leaderboards/(?P<preset>[a-z]{1,16})/$", scores.leaderboard),
     re_path(r"^ratings/(?P<preset>[a-z]{1,16})/$", ratings.ratings),
     re_path(r"^seasons/$", ratings.seasons),
@@ -55,6 +58,10 @@ urlpatterns = [
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
     re_path(r"^reports/$", fairplay.reports),
     re_path(r"^tv/$", tv.tv),
+    re_path(r"^matches/$", matches.matches),
+    re_path(rf"^matches/{MATCH_ID}/$", matches.match),
+    re_path(rf"^matches/{MATCH_ID}/accept/$", matches.accept),
+    re_path(rf"^matches/{MATCH_ID}/decline/$", matches.decline),
     # [\s\S], not ".": a newline in the path is unrouted too, and gets the JSON 404 like the rest.
     re_path(r"^(?P<rest>[\s\S]*)$", http.not_routed),
 ]

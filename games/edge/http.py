@@ -25,6 +25,7 @@ STATUS_OF_CODE = {
     "bad_login": 401,
     "bot_forbidden": 403,  # a bot account joining a tournament (docs/protocol.md 7)
     "marked": 403,  # a marked account joining a tournament (docs/protocol.md 6.4)
+    "not_your_match": 403,  # answering an offer made to another (docs/protocol.md 9.4)
     "not_found": 404,
     "method_not_allowed": 405,
     "not_finished": 409,
@@ -35,6 +36,7 @@ STATUS_OF_CODE = {
     "has_games": 409,
     "already_reported": 409,
     "too_many_lobbies": 409,
+    "not_offered": 409,  # answering a match no longer offered (docs/protocol.md 9.4)
     "too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,

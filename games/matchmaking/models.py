@@ -31,7 +31,9 @@ class Seeker(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["preset", "no_guess", "no_flags", "created_at"], name="seekers_in_order"),
+            models.Index(
+                fields=["preset", "no_guess", "no_flags", "created_at"], name="seekers_in_order"
+            ),
             models.Index(fields=["worker"], name="seekers_by_worker"),
         ]
 

@@ -24,6 +24,7 @@ from games.engine.sweep import Cell, CellState
 from games.models import Game, GameStatus, Move, Player, PlayerStatus
 from games.presence.selectors import presence_of
 from games.races.deadlines import ready_deadline
+from games.races.extensions import state_facts
 from games.races.results import Placed, standings
 from games.ratings.services import NO_RATING_CHANGE, changes_of
 from games.timefmt import iso
@@ -190,6 +191,7 @@ def game_public(
         "winner": game.race_winner or None,
         **unrated_fields(game),
         **aborted_fields(game),
+        **state_facts(game),  # a match's race: `match` (docs/protocol.md 9.4)
     }
     if game.decided_at is not None and game.status != GameStatus.FINISHED:
         state["decided"] = decided_results(game, players)  # as the `decided` frame had it

@@ -90,11 +90,15 @@ def races_start(
     lineups: list[Lineup],
     now: datetime,
     no_flags: bool = False,
+    rated: bool = True,
+    ready: bool = True,
 ) -> list[Started | ServiceError]:
     """Make a race for each lineup, in the caller's transaction: what each became, in order
     (a lineup the join rules refuse, a name taken say, is its ServiceError and makes no row).
     Statements: a few for all the accounts, then one per table, whatever the number of races
-    (guests' names are checked one by one, as a join checks them)."""
+    (guests' names are checked one by one, as a join checks them). `rated`: false makes every
+    race unrated (a race with a bot never is); `ready`: false leaves the entrants joined, not
+    ready, so each race starts as any race once they are (a match's, docs/protocol.md 9.4)."""
     width, height, mines = PRESETS[preset]
     levels = {lineup.bot for lineup in lineups if lineup.bot is not None}
     bots = {level: house_account(level) for level in levels}
@@ -112,7 +116,7 @@ def races_start(
             no_guess=no_guess, no_flags=no_flags,
         )  # fmt: skip
         game = game_row(spec=spec)
-        game.rated = lineup.bot is None
+        game.rated = rated and lineup.bot is None
         if game.rated:
             _rate_within_daily_cap(game, lineup, pairs)
         try:
@@ -120,7 +124,7 @@ def races_start(
         except ServiceError as refused:
             races.append(refused)
             continue
-        _all_ready(race, clock)
+        _all_ready(race, clock, entrants=ready)
         races.append(race)
     made = [race for race in races if isinstance(race, _Race)]
     Game.objects.bulk_create([race.game for race in made])
@@ -171,11 +175,13 @@ def _player(race: _Race, entrant: Entrant, bot_accounts: set[int]) -> tuple[Play
     return player, token
 
 
-def _all_ready(race: _Race, now: datetime) -> None:
+def _all_ready(race: _Race, now: datetime, entrants: bool = True) -> None:
     """Each ready in turn, as the one-by-one way makes them: the bot's at its seating, then
-    the entrants' in seat order; the last one begins the countdown."""
+    the entrants' in seat order (unless `entrants` is false); the last one begins the
+    countdown."""
     bot = [race.bot_seat.player] if race.bot_seat is not None else []
-    for player in [*bot, *(seat.player for seat in race.seats)]:
+    seated = [seat.player for seat in race.seats] if entrants else []
+    for player in [*bot, *seated]:
         player.status = PlayerStatus.READY
         lobby_settle(race.game, race.players, now)
 

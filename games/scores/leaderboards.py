@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
 
@@ -19,10 +18,11 @@ from games.models import BestKind, PersonalBest, PlayerStatus, Score, Style, Var
 from games.names import name_skeleton
 from games.ratings.ladder import seasons_of
 from games.ratings.selectors import ratings_of
+from games.scores.choices import PERIODS, period_of, style_of
 from games.scores.records import LEADERBOARD_SIZE
+from games.scores.sums import sum_of
 from games.timefmt import iso
 
-PERIODS = {"all": None, "week": timedelta(days=7), "day": timedelta(hours=24)}
 RANKINGS = {BestKind.TIME: ("time_ms",), BestKind.BBBV_PER_S: ("-bbbv_per_s",)}
 LIMIT = LEADERBOARD_SIZE
 
@@ -40,14 +40,6 @@ def entry(rank: int, score: Score) -> dict[str, Any]:
         "verified": score.verified,
         "nf": score.nf,  # docs/protocol.md 9.1: won without a flag
     }
-
-
-def style_of(value: Any) -> str:
-    """The `style` asked for (docs/protocol.md 9.2): all (the default) or nf."""
-    style = value or Style.ALL
-    if style not in Style.values:
-        raise ServiceError("invalid", "style must be all or nf", "style")
-    return style
 
 
 def leaderboard(
@@ -68,8 +60,7 @@ def leaderboard(
         raise ServiceError("not_found", "no such preset")
     if variant not in Variant.values:
         raise ServiceError("invalid", "variant must be classic or no_guess", "variant")
-    if period not in PERIODS:
-        raise ServiceError("invalid", "period must be all, week or day", "period")
+    period = period_of(period)
     if ranking not in RANKINGS:
         raise ServiceError("invalid", "ranking must be time or bbbv_per_s", "ranking")
     if PERIODS[period] is None:
@@ -207,6 +198,8 @@ def player_page(*, name: str, style: str = Style.ALL) -> dict[str, Any]:
         "bot": account is not None and account_kind(user=account).bot,
         **{field: fact(account) for field, fact in _ACCOUNT_FACTS.items()},
         "style": style,
+        # docs/protocol.md 9.2: its sum of bests and place on each all-time sum board
+        "sums": _sums(account),
         "bests": _bests(bests, Variant.CLASSIC),
         "no_guess_bests": _bests(bests, Variant.NO_GUESS),
         "recent": [
@@ -221,6 +214,20 @@ def player_page(*, name: str, style: str = Style.ALL) -> dict[str, Any]:
             for s in recent
         ],
     }
+
+
+def _sums(account: Any | None) -> list[dict[str, Any]]:
+    """An account's sum and place on each all-time sum board it is on (guests have none)."""
+    if account is None:
+        return []
+    key = name_skeleton(account.get_username())
+    sums = []
+    for variant in Variant.values:
+        for style in Style.values:
+            found = sum_of(name_key=key, variant=variant, style=style)
+            if found is not None:
+                sums.append({"variant": variant, "style": style, **found})
+    return sums
 
 
 def _bests(bests: dict[tuple[str, str, str], Score], variant: str) -> dict[str, Any]:

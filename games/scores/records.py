@@ -15,9 +15,19 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.engine.statistics import bbbv_per_s, efficiency
-from games.models import BestKind, Game, PersonalBest, Player, PlayerStatus, Score, Style
+from games.models import (
+    BestKind,
+    Game,
+    PersonalBest,
+    Player,
+    PlayerStatus,
+    Score,
+    Style,
+    SumBest,
+)
 
 LEADERBOARD_SIZE = 100  # games.scores.leaderboards.LIMIT
+SUM_PRESETS = ("beginner", "intermediate", "expert")  # docs/protocol.md 9.2, in its order
 
 
 def score_counts(*, game: Game, player: Player) -> bool:
@@ -64,6 +74,7 @@ def score_record(*, game: Game, player: Player, held: bool = False) -> Score | N
     )
     if won and not held:
         _offer_bests(score)
+        _sums_refresh(score)
     return score
 
 
@@ -90,6 +101,7 @@ def score_release(*, score_id: int) -> None:
     score.save(update_fields=["held"])
     if score.status == PlayerStatus.WON:
         _offer_bests(score)
+        _sums_refresh(score)
 
 
 def _sort_value(score: Score, kind: str) -> float | None:
@@ -128,8 +140,9 @@ def score_remove(*, score_id: int) -> None:
     if score is None:
         return
     board = _board_of(score)
-    score.delete()  # cascades to the bests that pointed at it
+    score.delete()  # cascades to the bests (and sums) that pointed at it
     _bests_recompute(board)
+    _sums_refresh(score)
 
 
 @transaction.atomic
@@ -147,6 +160,8 @@ def account_scores_hold(*, user_id: int) -> int:
     PersonalBest.objects.filter(score_id__in=ids).delete()
     for board in sorted({tuple(_board_of(score).items()) for score in scores}):
         _bests_recompute(dict(board))
+    for variant in sorted({score.variant for score in scores}):
+        _sums_refresh(scores[0], variant)
     return len(ids)
 
 
@@ -172,6 +187,40 @@ def _bests_recompute(board: dict[str, Any]) -> None:
             best = remaining.exclude(**{field: None}).order_by(order, "finished_at").first()
             if best is not None:
                 _offer_best(best, kind, style)
+
+
+def _sums_refresh(score: Score, variant: str | None = None) -> None:
+    """The sums of bests of the score's account on its kind of board (docs/protocol.md 9.2),
+    both styles, from its time bests as they are now: written when it has all three presets,
+    removed when it no longer has. Guests' names have no sum."""
+    if not score.verified or score.preset not in SUM_PRESETS:
+        return
+    variant = variant or score.variant
+    for style in Style:
+        bests = {
+            best.preset: best.score
+            for best in PersonalBest.objects.filter(
+                variant=variant,
+                style=style,
+                kind=BestKind.TIME,
+                name_key=score.name_key,
+                verified=True,
+                preset__in=SUM_PRESETS,
+            ).select_related("score")
+        }
+        row = {"variant": variant, "style": style, "name_key": score.name_key}
+        if len(bests) < len(SUM_PRESETS):
+            SumBest.objects.filter(**row).delete()
+            continue
+        SumBest.objects.update_or_create(
+            **row,
+            defaults={
+                "name": bests["expert"].name,
+                "sum_ms": sum(part.time_ms for part in bests.values()),
+                "reached_at": max(part.finished_at for part in bests.values()),
+                **bests,
+            },
+        )
 
 
 def best_news(*, score: Score) -> dict[str, bool | int | None]:

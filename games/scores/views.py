@@ -6,7 +6,7 @@ from django.http import HttpRequest, JsonResponse
 
 from games.edge.http import api_view
 from games.runtime.replica import lagging_reads
-from games.scores import history, leaderboards
+from games.scores import history, leaderboards, sums
 
 
 @api_view("GET")
@@ -20,6 +20,20 @@ def leaderboard(request: HttpRequest, preset: str) -> JsonResponse:
         preset=preset, period=period, ranking=ranking, variant=variant, style=style
     )
     return JsonResponse(board)
+
+
+@api_view("GET")
+@lagging_reads
+def sum_board(request: HttpRequest) -> JsonResponse:
+    """docs/protocol.md 9.2: the sum of bests board, with the signed-in account's own row."""
+    return JsonResponse(
+        sums.sum_board(
+            variant=request.GET.get("variant") or "classic",
+            style=request.GET.get("style") or "all",
+            period=request.GET.get("period") or "all",
+            user=request.user,
+        )
+    )
 
 
 @api_view("GET")

@@ -2,9 +2,6 @@
 without flags; there a right click (laptop) or a long press (phone) does nothing, said once; a
 win without a flag is NF. Screenshots of both sizes are written to $MINERACE_SHOTS if set."""
 
-import os
-from pathlib import Path
-
 import pytest
 
 from games.engine import generate_board
@@ -18,18 +15,12 @@ from tests.browser.support import (
     wait_ready,
 )
 from tests.browser.support.pages import api
+from tests.browser.support.race import shoot
 from tests.browser.support.touch import centre_of, long_press, open_game, phone_page
 
 pytestmark = pytest.mark.browser
 
 SEED = "nf-browser"
-
-
-def shot(page, name: str) -> None:
-    folder = os.environ.get("MINERACE_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def sent_frames(page) -> list[str]:
@@ -38,7 +29,10 @@ def sent_frames(page) -> list[str]:
 
 SPY = """window.__sent = [];
 const realSend = WebSocket.prototype.send;
-WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return realSend.call(this, data); };"""
+WebSocket.prototype.send = function (data) {
+  window.__sent.push(String(data));
+  return realSend.call(this, data);
+};"""
 
 
 def test_the_lobby_starts_a_no_flag_game_where_a_right_click_does_nothing(open_page, base_url):
@@ -48,7 +42,7 @@ def test_the_lobby_starts_a_no_flag_game_where_a_right_click_does_nothing(open_p
     toggle = page.get_by_role("checkbox", name="No flags")
     expect(toggle).not_to_be_checked()
     toggle.check()
-    shot(page, "lobby-no-flags-1280")
+    shoot(page, "lobby-no-flags-1280.png")
     page.locator(".preset[data-preset='beginner']").click()
     page.wait_for_url("**/games/*/")
     wait_ready(page)
@@ -63,7 +57,7 @@ def test_the_lobby_starts_a_no_flag_game_where_a_right_click_does_nothing(open_p
     cell(page, *hidden).click(button="right")
     message = page.locator("#message")
     expect(message).to_have_text("No flags in this game: right click and long press do nothing.")
-    shot(page, "no-flags-1280")
+    shoot(page, "no-flags-1280.png")
     assert board_states(page)[hidden] == "hidden"
     assert not any('"flag"' in frame for frame in sent_frames(page))
     # Said once: the message goes, and another right click brings it back no more.
@@ -89,7 +83,7 @@ def test_a_long_press_on_a_phone_flags_nothing_and_the_win_is_nf(
     mine = first_hidden_mine(board, board_states(phone))
     long_press(phone, centre_of(cell(phone, *mine)))
     expect(phone.locator("#message")).to_contain_text("No flags in this game")
-    shot(phone, "no-flags-390")
+    shoot(phone, "no-flags-390.png")
     assert board_states(phone)[mine] == "hidden"
     assert not any('"flag"' in frame for frame in sent_frames(phone))
     while safe := hidden_safe_cells(board, board_states(phone)):

@@ -31,7 +31,7 @@ def spec() -> dict[str, Any]:
 DOCUMENTED = {
     400: {"bad_json", "invalid"},
     401: {"not_logged_in", "bad_login"},
-    403: {"bot_forbidden", "marked"},  # tournaments (docs/protocol.md 7)
+    403: {"bot_forbidden", "marked", "not_your_match"},  # tournaments (7), matches (9.4)
     404: {"not_found"},
     405: {"method_not_allowed"},
     409: {
@@ -43,6 +43,7 @@ DOCUMENTED = {
         "finished",
         "not_joined",
         "too_many_upcoming",
+        "not_offered",  # a match no longer offered (docs/protocol.md 9.4)
     },
     413: {"too_large"},
     415: {"unsupported_media_type"},
@@ -61,11 +62,12 @@ NOT_LOGGED_IN_AT = {
     ("POST", "/api/session/"),
     ("POST", "/api/reports/"),
     ("POST", "/api/tournaments/"),
+    ("POST", "/api/matches/"),
 }
 # A tournament's join and withdraw, whatever its id (the account is asked for first).
 NOT_LOGGED_IN_PATTERN = re.compile(r"/api/tournaments/[^/]+/(join|withdraw)/")
 # The only POSTs whose 201 makes a game (an account's sign-up makes none).
-CREATES_NO_GAME = {"/api/accounts/", "/api/reports/", "/api/tournaments/"}
+CREATES_NO_GAME = {"/api/accounts/", "/api/reports/", "/api/tournaments/", "/api/matches/"}
 
 
 def creates_game(method: str, path: str, status: int) -> bool:

@@ -21,6 +21,7 @@ SAMPLES = {
     "day": "2001-01-01",
     "season": "current",
     "tournament_id": "nosuchtournament",
+    "match_id": "nosuchmatch",
 }
 
 

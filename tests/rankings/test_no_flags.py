@@ -72,7 +72,7 @@ async def test_a_flag_in_a_no_flag_solo_game_is_refused_and_changes_nothing():
 
 async def test_a_win_without_a_flag_is_nf_in_game_over_the_api_and_the_score():
     game_id = await create_game(mode="solo", preset="beginner", no_flags=True)
-    client, welcome = await player(game_id)
+    client, _ = await player(game_id)
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     board = generate_board(9, 9, 10, game.seed, FIRST)
     last = await solve(client, board)

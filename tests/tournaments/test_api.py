@@ -14,8 +14,8 @@ from tests.tournaments.arena import account, arena
 
 pytestmark = pytest.mark.django_db
 
-SUMMARY_KEYS = {"id", "name", "preset", "no_guess", "starts_at", "ends_at", "status", "players",
-                "private", "page", "ws"}  # fmt: skip
+SUMMARY_KEYS = {"id", "name", "preset", "no_guess", "no_flags", "starts_at", "ends_at", "status",
+                "players", "private", "page", "ws"}  # fmt: skip
 
 
 def logged_in(name: str) -> Client:

@@ -5,24 +5,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matchmaking', '0003_seeker_renewed_at'),
+        ("matchmaking", "0003_seeker_renewed_at"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='seeker',
-            name='seekers_in_order',
+            model_name="seeker",
+            name="seekers_in_order",
         ),
         migrations.AddField(
-            model_name='seeker',
-            name='no_flags',
+            model_name="seeker",
+            name="no_flags",
             field=models.BooleanField(default=False),
         ),
         migrations.AddIndex(
-            model_name='seeker',
-            index=models.Index(fields=['preset', 'no_guess', 'no_flags', 'created_at'], name='seekers_in_order'),
+            model_name="seeker",
+            index=models.Index(
+                fields=["preset", "no_guess", "no_flags", "created_at"], name="seekers_in_order"
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_tournaments'),
+        ("tournaments", "0001_tournaments"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='no_flags',
+            model_name="tournament",
+            name="no_flags",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -119,9 +119,15 @@ export async function startGame(body) {
   return game;
 }
 
-/** GET /api/leaderboards/<preset>/?period=&ranking=&variant= (classic or no_guess) */
-export function getLeaderboard(preset, period, ranking, variant = "classic") {
-  const query = new URLSearchParams({ period, ranking, variant });
+/** GET /api/leaderboards/sum/?variant=&style=&period= (docs/protocol.md 9.2) */
+export function getSumBoard(variant = "classic", style = "all", period = "all") {
+  const query = new URLSearchParams({ variant, style, period });
+  return request("GET", `/api/leaderboards/sum/?${query}`);
+}
+
+/** GET /api/leaderboards/<preset>/?period=&ranking=&variant=&style= (all or nf) */
+export function getLeaderboard(preset, period, ranking, variant = "classic", style = "all") {
+  const query = new URLSearchParams({ period, ranking, variant, style });
   return request("GET", `/api/leaderboards/${encodeURIComponent(preset)}/?${query}`);
 }
 

@@ -32,6 +32,16 @@ export function playerLink(name) {
   return link;
 }
 
+/** "NF" beside a win without a single flag (docs/protocol.md 9.1); nothing for another. */
+export function nfTag(nf) {
+  if (!nf) return "";
+  const tag = document.createElement("span");
+  tag.className = "tag tag-no-flags tag-nf";
+  tag.textContent = "NF";
+  tag.title = "Won without a single flag";
+  return tag;
+}
+
 /** The mark beside a name: a registered account, or a guest. */
 export function accountBadge(verified, bot = false) {
   const badge = document.createElement("span");

@@ -12,6 +12,7 @@ import { getPlayer, getSeasons } from "../core/api.js";
 import { leagueBadge, ratingParts } from "../core/leagues.js";
 import { racesText, ratingChart } from "./rating-chart.js";
 import { seasonCards } from "./seasons.js";
+import { showSums } from "./sums.js";
 import { FILTERS, formFilters, pushView, showFilters, viewFromUrl } from "./filters.js";
 import { noGuessTag, showHistory, startHistory } from "./history.js";
 import { showTrend, startTrend } from "./trend.js";
@@ -221,6 +222,7 @@ function show(player, seasons) {
   const noGuess = anyBest(player.no_guess_bests);
   noGuessCards.replaceChildren(...(noGuess ? bestCardsOf(player.no_guess_bests, "no_guess") : []));
   noGuessSection.hidden = !noGuess;
+  showSums(document.getElementById("player-sums"), document.getElementById("sum-cards"), player.sums);
 }
 
 // ---- the history and the charts: what the URL asks for ----

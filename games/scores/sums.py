@@ -1,0 +1,177 @@
+"""The sum boards (docs/protocol.md 9.2): accounts by their best beginner + intermediate +
+expert times, per kind of board and style, all time (SumBest, an index walk) or within a period
+(the period's won scores, grouped in the database)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from django.db import connection
+from django.db.models import Q
+from django.utils import timezone
+
+from games.errors import ServiceError
+from games.models import Score, Style, SumBest, Variant
+from games.names import name_skeleton
+from games.scores.choices import PERIODS, period_of, style_of
+from games.scores.records import LEADERBOARD_SIZE, SUM_PRESETS
+from games.timefmt import iso
+
+# Within a period: each account's best time per preset among its counted wins (ties: the
+# earlier), then the accounts with all three presets, lowest sum first, then the earlier moment
+# the sum was reached (the latest of its parts). Parameters: variant, since, nf_only, limit.
+PERIOD_BESTS = """
+WITH best AS (
+    SELECT id, game_id, name, name_key, preset, time_ms, finished_at,
+           ROW_NUMBER() OVER (PARTITION BY name_key, preset ORDER BY time_ms, finished_at, id)
+               AS place
+    FROM games_score
+    WHERE preset IN ('beginner', 'intermediate', 'expert') AND variant = %(variant)s
+      AND status = 'won' AND held = %(false)s AND verified = %(true)s
+      AND finished_at >= %(since)s AND (nf = %(true)s OR %(nf_only)s = %(false)s)
+), sums AS (
+    SELECT name_key, SUM(time_ms) AS sum_ms, MAX(finished_at) AS reached_at
+    FROM best WHERE place = 1 GROUP BY name_key HAVING COUNT(*) = 3
+)
+"""
+PERIOD_TOP = (
+    PERIOD_BESTS
+    + """, top AS (SELECT * FROM sums ORDER BY sum_ms, reached_at, name_key LIMIT %(limit)s)
+SELECT top.name_key, top.sum_ms, top.reached_at, best.id
+FROM top JOIN best ON best.name_key = top.name_key AND best.place = 1
+ORDER BY top.sum_ms, top.reached_at, top.name_key"""
+)
+PERIOD_ONE = (
+    PERIOD_BESTS
+    + """, mine AS (SELECT * FROM sums WHERE name_key = %(name_key)s)
+SELECT mine.sum_ms, mine.reached_at, best.id,
+       (SELECT COUNT(*) FROM sums WHERE sums.sum_ms < mine.sum_ms
+            OR (sums.sum_ms = mine.sum_ms AND sums.reached_at < mine.reached_at))
+FROM mine JOIN best ON best.name_key = mine.name_key AND best.place = 1"""
+)
+
+
+def _checked(variant: Any, style: Any, period: Any) -> tuple[str, str, str]:
+    if variant not in Variant.values:
+        raise ServiceError("invalid", "variant must be classic or no_guess", "variant")
+    return variant, style_of(style), period_of(period)
+
+
+def sum_board(
+    *, variant: Any = "classic", style: Any = "all", period: Any = "all", user: Any = None
+) -> dict[str, Any]:
+    """`GET /api/leaderboards/sum/`: at most 100 rows, and the signed-in account's own as
+    `you` (null when it has no sum there)."""
+    variant, style, period = _checked(variant, style, period)
+    if PERIODS[period] is None:
+        rows = _all_time_rows(variant, style)
+    else:
+        rows = _period_rows(variant, style, timezone.now() - PERIODS[period])
+    board: dict[str, Any] = {
+        "variant": variant,
+        "style": style,
+        "period": period,
+        "entries": [
+            _entry(rank, *row) for rank, row in enumerate(rows[:LEADERBOARD_SIZE], start=1)
+        ],
+    }
+    if user is not None and user.is_authenticated:
+        key = name_skeleton(user.get_username())
+        board["you"] = sum_of(name_key=key, variant=variant, style=style, period=period)
+    return board
+
+
+def sum_of(*, name_key: str, variant: str, style: str, period: str = "all") -> dict | None:
+    """An account's sum and its place on one sum board (None: it has no sum there)."""
+    if PERIODS[period] is None:
+        row = (
+            SumBest.objects.filter(variant=variant, style=style, name_key=name_key)
+            .select_related("beginner", "intermediate", "expert")
+            .first()
+        )
+        if row is None:
+            return None
+        ahead = SumBest.objects.filter(variant=variant, style=style).filter(
+            Q(sum_ms__lt=row.sum_ms) | Q(sum_ms=row.sum_ms, reached_at__lt=row.reached_at)
+        )
+        return _entry(ahead.count() + 1, row.sum_ms, row.reached_at, _parts_of(row))
+    since = timezone.now() - PERIODS[period]
+    with connection.cursor() as cursor:
+        cursor.execute(PERIOD_ONE, _params(variant, style, since, name_key=name_key))
+        found = cursor.fetchall()
+    if not found:
+        return None
+    parts = _scores({row[2] for row in found})
+    sum_ms, reached_at, _, ahead = found[0]
+    return _entry(ahead + 1, sum_ms, _when(reached_at), parts)
+
+
+def _all_time_rows(variant: str, style: str) -> list[tuple[int, datetime, list[Score]]]:
+    rows = (
+        SumBest.objects.filter(variant=variant, style=style)
+        .select_related("beginner", "intermediate", "expert")
+        .order_by("sum_ms", "reached_at", "name_key")[:LEADERBOARD_SIZE]
+    )
+    return [(row.sum_ms, row.reached_at, _parts_of(row)) for row in rows]
+
+
+def _parts_of(row: SumBest) -> list[Score]:
+    return [row.beginner, row.intermediate, row.expert]
+
+
+def _params(variant: str, style: str, since: datetime, **more: Any) -> dict[str, Any]:
+    return {
+        "variant": variant,
+        "since": connection.ops.adapt_datetimefield_value(since),
+        "nf_only": style == Style.NF,
+        "true": True,
+        "false": False,
+        "limit": LEADERBOARD_SIZE,
+        **more,
+    }
+
+
+def _period_rows(
+    variant: str, style: str, since: datetime
+) -> list[tuple[int, datetime, list[Score]]]:
+    with connection.cursor() as cursor:
+        cursor.execute(PERIOD_TOP, _params(variant, style, since))
+        found = cursor.fetchall()
+    scores = {s.id: s for s in Score.objects.filter(id__in=[row[3] for row in found])}
+    rows: dict[str, tuple[int, datetime, list[Score]]] = {}
+    for name_key, sum_ms, reached_at, score_id in found:
+        rows.setdefault(name_key, (sum_ms, _when(reached_at), []))[2].append(scores[score_id])
+    return list(rows.values())
+
+
+def _scores(ids: set[int]) -> list[Score]:
+    return list(Score.objects.filter(id__in=ids))
+
+
+def _when(value: Any) -> datetime:
+    """A timestamp as the raw cursor gives it (SQLite: a string) as a datetime."""
+    if isinstance(value, str):
+        return connection.ops.convert_datetimefield_value(value, None, connection)
+    return value
+
+
+def _entry(rank: int, sum_ms: int, reached_at: datetime, parts: list[Score]) -> dict[str, Any]:
+    by_preset = {part.preset: part for part in parts}
+    name = by_preset["expert"].name
+    return {
+        "rank": rank,
+        "name": name,
+        "player_page": f"/players/{quote(name, safe='')}/",
+        "sum_ms": sum_ms,
+        "reached_at": iso(reached_at),
+        "parts": {
+            preset: {
+                "time_ms": by_preset[preset].time_ms,
+                "game": by_preset[preset].game_id,
+                "nf": by_preset[preset].nf,
+            }
+            for preset in SUM_PRESETS
+        },
+    }

@@ -1,0 +1,73 @@
+"""A match on real Daphne workers, PostgreSQL and Redis (docs/protocol.md 9.4): offered on one
+worker, accepted on the other; each racer says hello to the race with the token the match gives
+its session, presses ready, and the race runs as any race; a resignation loses the race, the
+score moves between races and the next race waits for both to be ready; first to two ends it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.multiworker.test_accounts_on_daphne import PASSWORD, api
+from tests.support.wsclient import WsClient
+
+pytestmark = pytest.mark.services
+
+
+def signed_up(worker, name: str) -> str:
+    answer = api(worker.url, "POST", "/api/accounts/", {"username": name, "password": PASSWORD})
+    assert answer.status == 201, answer.body
+    return answer.session()
+
+
+async def race_once(cluster, match_id: str, sessions: dict[str, str], loser: str) -> dict:
+    """Both racers join the current race with their tokens, get ready; `loser` resigns once it
+    runs. Returns the match's state after."""
+    a, b = cluster.workers
+    clients = {}
+    for (name, session), worker in zip(sessions.items(), (a, b), strict=True):
+        state = api(worker.url, "GET", f"/api/matches/{match_id}/", session=session).body
+        race = state["current"]
+        client = await WsClient(worker.ws_url, race["game"]).connect()
+        welcome = await client.request({"type": "hello", "role": "player", "token": state["token"]})
+        assert welcome["type"] == "welcome", welcome
+        assert welcome["game"]["match"]["id"] == match_id
+        me = next(p for p in welcome["game"]["players"] if p["id"] == welcome["you"])
+        assert me["name"] == name and me["status"] == "joined"
+        clients[name] = client
+    for client in clients.values():
+        answer = await client.request({"type": "ready"})
+        assert answer["type"] != "error", answer
+    for client in clients.values():
+        await client.until("started", timeout=10)
+    resigned = await clients[loser].request({"type": "resign"})
+    assert resigned["type"] != "error", resigned
+    for client in clients.values():
+        await client.until("decided", timeout=10)
+        await client.close()
+    return api(a.url, "GET", f"/api/matches/{match_id}/", session=sessions[loser]).body
+
+
+async def test_a_match_of_two_races_on_two_workers(cluster):
+    a, b = cluster.workers
+    sessions = {"Matcha": signed_up(a, "Matcha"), "Matchb": signed_up(b, "Matchb")}
+    body = {"opponent": "Matchb", "preset": "beginner", "first_to": 2, "win_by": 1,
+            "max_races": 3, "rated": True}  # fmt: skip
+    offer = api(a.url, "POST", "/api/matches/", body, sessions["Matcha"])
+    assert (offer.status, offer.body["status"]) == (201, "offered")
+    match_id = offer.body["id"]
+    accepted = api(b.url, "POST", f"/api/matches/{match_id}/accept/", {}, sessions["Matchb"])
+    assert accepted.body["status"] == "playing"
+
+    state = await race_once(cluster, match_id, sessions, loser="Matchb")
+    assert state["score"] == {"Matcha": 1, "Matchb": 0}
+    assert state["status"] == "playing" and state["current"]["number"] == 2
+    first_game = state["races"][0]["game"]
+    rated = api(b.url, "GET", f"/api/games/{first_game}/").body
+    assert rated["rated"] is True and rated["match"]["race"] == 1
+    rows = rated.get("results") or rated["decided"]
+    assert all(r["rating_after"] is not None for r in rows)  # rated race by race
+
+    state = await race_once(cluster, match_id, sessions, loser="Matchb")
+    assert (state["status"], state["winner"], state["score"]) == (
+        "finished", "Matcha", {"Matcha": 2, "Matchb": 0})  # fmt: skip
+    assert [r["winner"] for r in state["races"]] == ["Matcha", "Matcha"]
