@@ -133,9 +133,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
     """A challenge to a match (docs/protocol.md 9.4): the form, the opponent from ?opponent=
     (a player page's link), sent to POST /api/matches/ (matches/new-page.js)."""
     opponent = request.GET.get("opponent", "")[:64]
-    return render(
-        request, "frontend/match-new.html", {"opponent": opponent, "presets": list(PRESETS)}
-    )
+    return render(request, "frontend/match-new.html", {"opponent": opponent})
 
 
 def match(request: HttpRequest, match_id: str) -> HttpResponse:

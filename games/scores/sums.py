@@ -86,39 +86,54 @@ def sum_board(
 def sum_of(*, name_key: str, variant: str, style: str, period: str = "all") -> dict | None:
     """An account's sum and its place on one sum board (None: it has no sum there)."""
     if PERIODS[period] is None:
-        row = (
-            SumBest.objects.filter(variant=variant, style=style, name_key=name_key)
-            .select_related("beginner", "intermediate", "expert")
-            .first()
-        )
-        if row is None:
+        mine = SumBest.objects.filter(variant=variant, style=style, name_key=name_key)
+        found = _summed(mine)
+        if not found:
             return None
+        sum_ms, reached_at, parts = found[0]
         ahead = SumBest.objects.filter(variant=variant, style=style).filter(
-            Q(sum_ms__lt=row.sum_ms) | Q(sum_ms=row.sum_ms, reached_at__lt=row.reached_at)
+            Q(sum_ms__lt=sum_ms) | Q(sum_ms=sum_ms, reached_at__lt=reached_at)
         )
-        return _entry(ahead.count() + 1, row.sum_ms, row.reached_at, _parts_of(row))
+        return _entry(ahead.count() + 1, sum_ms, reached_at, parts)
     since = timezone.now() - PERIODS[period]
     with connection.cursor() as cursor:
         cursor.execute(PERIOD_ONE, _params(variant, style, since, name_key=name_key))
         found = cursor.fetchall()
     if not found:
         return None
-    parts = _scores({row[2] for row in found})
+    parts = _parts(Score.objects.filter(id__in={row[2] for row in found}))
     sum_ms, reached_at, _, ahead = found[0]
     return _entry(ahead + 1, sum_ms, _when(reached_at), parts)
 
 
-def _all_time_rows(variant: str, style: str) -> list[tuple[int, datetime, list[Score]]]:
-    rows = (
-        SumBest.objects.filter(variant=variant, style=style)
-        .select_related("beginner", "intermediate", "expert")
-        .order_by("sum_ms", "reached_at", "name_key")[:LEADERBOARD_SIZE]
+# A part of a sum as the board shows it: (preset, name, time_ms, game, nf).
+Part = tuple[str, str, int, str, bool]
+PART_FIELDS = ("time_ms", "game_id", "nf")
+
+
+def _summed(rows: Any) -> list[tuple[int, datetime, list[Part]]]:
+    """SumBest rows with their parts, read as plain values in one query (no model objects:
+    the board is read far more often than it changes)."""
+    fields = [f"{preset}__{field}" for preset in SUM_PRESETS for field in PART_FIELDS]
+    found = []
+    for row in rows.values("sum_ms", "reached_at", "name", *fields):
+        parts = [
+            (preset, row["name"], *(row[f"{preset}__{field}"] for field in PART_FIELDS))
+            for preset in SUM_PRESETS
+        ]
+        found.append((row["sum_ms"], row["reached_at"], parts))
+    return found
+
+
+def _parts(scores: Any) -> list[Part]:
+    return [(s.preset, s.name, s.time_ms, s.game_id, s.nf) for s in scores]
+
+
+def _all_time_rows(variant: str, style: str) -> list[tuple[int, datetime, list[Part]]]:
+    rows = SumBest.objects.filter(variant=variant, style=style).order_by(
+        "sum_ms", "reached_at", "name_key"
     )
-    return [(row.sum_ms, row.reached_at, _parts_of(row)) for row in rows]
-
-
-def _parts_of(row: SumBest) -> list[Score]:
-    return [row.beginner, row.intermediate, row.expert]
+    return _summed(rows[:LEADERBOARD_SIZE])
 
 
 def _params(variant: str, style: str, since: datetime, **more: Any) -> dict[str, Any]:
@@ -135,19 +150,18 @@ def _params(variant: str, style: str, since: datetime, **more: Any) -> dict[str,
 
 def _period_rows(
     variant: str, style: str, since: datetime
-) -> list[tuple[int, datetime, list[Score]]]:
+) -> list[tuple[int, datetime, list[Part]]]:
     with connection.cursor() as cursor:
         cursor.execute(PERIOD_TOP, _params(variant, style, since))
         found = cursor.fetchall()
-    scores = {s.id: s for s in Score.objects.filter(id__in=[row[3] for row in found])}
-    rows: dict[str, tuple[int, datetime, list[Score]]] = {}
+    scores = Score.objects.filter(id__in=[row[3] for row in found])
+    parts = {s.id: s for s in scores.only("id", "preset", "name", "time_ms", "game_id", "nf")}
+    rows: dict[str, tuple[int, datetime, list[Part]]] = {}
     for name_key, sum_ms, reached_at, score_id in found:
-        rows.setdefault(name_key, (sum_ms, _when(reached_at), []))[2].append(scores[score_id])
+        rows.setdefault(name_key, (sum_ms, _when(reached_at), []))[2].extend(
+            _parts([parts[score_id]])
+        )
     return list(rows.values())
-
-
-def _scores(ids: set[int]) -> list[Score]:
-    return list(Score.objects.filter(id__in=ids))
 
 
 def _when(value: Any) -> datetime:
@@ -157,9 +171,9 @@ def _when(value: Any) -> datetime:
     return value
 
 
-def _entry(rank: int, sum_ms: int, reached_at: datetime, parts: list[Score]) -> dict[str, Any]:
-    by_preset = {part.preset: part for part in parts}
-    name = by_preset["expert"].name
+def _entry(rank: int, sum_ms: int, reached_at: datetime, parts: list[Part]) -> dict[str, Any]:
+    by_preset = {part[0]: part for part in parts}
+    name = by_preset["expert"][1]
     return {
         "rank": rank,
         "name": name,
@@ -167,11 +181,7 @@ def _entry(rank: int, sum_ms: int, reached_at: datetime, parts: list[Score]) -> 
         "sum_ms": sum_ms,
         "reached_at": iso(reached_at),
         "parts": {
-            preset: {
-                "time_ms": by_preset[preset].time_ms,
-                "game": by_preset[preset].game_id,
-                "nf": by_preset[preset].nf,
-            }
+            preset: dict(zip(("time_ms", "game", "nf"), by_preset[preset][2:], strict=True))
             for preset in SUM_PRESETS
         },
     }

@@ -5,8 +5,10 @@ score moves between races and the next race waits for both to be ready; first to
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 
+from games.engine import generate_board, start_cell
 from tests.multiworker.test_accounts_on_daphne import PASSWORD, api
 from tests.support.wsclient import WsClient
 
@@ -19,9 +21,10 @@ def signed_up(worker, name: str) -> str:
     return answer.session()
 
 
-async def race_once(cluster, match_id: str, sessions: dict[str, str], loser: str) -> dict:
-    """Both racers join the current race with their tokens, get ready; `loser` resigns once it
-    runs. Returns the match's state after."""
+async def race_once(cluster, postgres, match_id: str, sessions: dict[str, str], loser: str) -> dict:
+    """Both racers join the current race with their tokens, get ready; `loser` opens three
+    cells once it runs (so the race is played, docs/protocol.md 6.2), then resigns. Returns the
+    match's state after."""
     a, b = cluster.workers
     clients = {}
     for (name, session), worker in zip(sessions.items(), (a, b), strict=True):
@@ -39,6 +42,23 @@ async def race_once(cluster, match_id: str, sessions: dict[str, str], loser: str
         assert answer["type"] != "error", answer
     for client in clients.values():
         await client.until("started", timeout=10)
+    with psycopg.connect(postgres.url) as conn:
+        (seed,) = conn.execute(
+            "SELECT seed FROM games_game WHERE id = %s", (race["game"],)
+        ).fetchone()
+    start = start_cell(9, 9, seed)
+    board = generate_board(9, 9, 10, seed, start)
+    opened: set[tuple[int, int]] = set()
+    for _ in range(3):
+        cell = start if not opened else next(
+            board.xy(i) for i in range(board.size)
+            if not board.is_mine(i) and board.xy(i) not in opened
+        )  # fmt: skip
+        answer = await clients[loser].request({"type": "reveal", "x": cell[0], "y": cell[1]})
+        assert answer["type"] == "cells", answer
+        opened |= {(x, y) for x, y, _ in answer["cells"]}
+        if answer["status"] != "playing":
+            break
     resigned = await clients[loser].request({"type": "resign"})
     assert resigned["type"] != "error", resigned
     for client in clients.values():
@@ -47,7 +67,7 @@ async def race_once(cluster, match_id: str, sessions: dict[str, str], loser: str
     return api(a.url, "GET", f"/api/matches/{match_id}/", session=sessions[loser]).body
 
 
-async def test_a_match_of_two_races_on_two_workers(cluster):
+async def test_a_match_of_two_races_on_two_workers(cluster, postgres):
     a, b = cluster.workers
     sessions = {"Matcha": signed_up(a, "Matcha"), "Matchb": signed_up(b, "Matchb")}
     body = {"opponent": "Matchb", "preset": "beginner", "first_to": 2, "win_by": 1,
@@ -58,7 +78,7 @@ async def test_a_match_of_two_races_on_two_workers(cluster):
     accepted = api(b.url, "POST", f"/api/matches/{match_id}/accept/", {}, sessions["Matchb"])
     assert accepted.body["status"] == "playing"
 
-    state = await race_once(cluster, match_id, sessions, loser="Matchb")
+    state = await race_once(cluster, postgres, match_id, sessions, loser="Matchb")
     assert state["score"] == {"Matcha": 1, "Matchb": 0}
     assert state["status"] == "playing" and state["current"]["number"] == 2
     first_game = state["races"][0]["game"]
@@ -67,7 +87,7 @@ async def test_a_match_of_two_races_on_two_workers(cluster):
     rows = rated.get("results") or rated["decided"]
     assert all(r["rating_after"] is not None for r in rows)  # rated race by race
 
-    state = await race_once(cluster, match_id, sessions, loser="Matchb")
+    state = await race_once(cluster, postgres, match_id, sessions, loser="Matchb")
     assert (state["status"], state["winner"], state["score"]) == (
         "finished", "Matcha", {"Matcha": 2, "Matchb": 0})  # fmt: skip
     assert [r["winner"] for r in state["races"]] == ["Matcha", "Matcha"]

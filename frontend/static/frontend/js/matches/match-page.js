@@ -70,7 +70,7 @@ function show(match) {
   const answering = match.status === "offered" && me === match.opponent;
   $("accept-button").hidden = !answering;
   $("decline-button").hidden = !answering;
-  const play = $("play-link");
+  const play = /** @type {HTMLAnchorElement} */ ($("play-link"));
   play.hidden = !(match.current && match.token);
   if (match.current && match.token) {
     play.textContent = `Play race ${match.current.number}`;
@@ -78,7 +78,7 @@ function show(match) {
     play.onclick = () => setToken(match.current.game, match.token);
   }
   $("match-share").hidden = !(match.status === "offered" && me === match.challenger);
-  $("share-url").value = window.location.href;
+  /** @type {HTMLInputElement} */ ($("share-url")).value = window.location.href;
   $("race-list").replaceChildren(...match.races.map(raceItem));
   $("match-races").hidden = match.races.length === 0;
   document.body.dataset.status = match.status;
@@ -111,5 +111,7 @@ async function answer(kind) {
 
 $("accept-button").addEventListener("click", () => answer("accept"));
 $("decline-button").addEventListener("click", () => answer("decline"));
-$("share-url").addEventListener("focus", (event) => event.target.select());
+$("share-url").addEventListener("focus", () =>
+  /** @type {HTMLInputElement} */ ($("share-url")).select(),
+);
 load();

@@ -2,7 +2,7 @@
 // the link to send the opponent is.
 import { ApiError, request } from "../core/api.js";
 
-const form = document.getElementById("match-form");
+const form = /** @type {HTMLFormElement | null} */ (document.getElementById("match-form"));
 const error = document.getElementById("match-error");
 
 function integer(value) {
@@ -13,7 +13,7 @@ function integer(value) {
 form?.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.hidden = true;
-  const data = form.elements;
+  const data = /** @type {any} */ (form.elements);
   const body = {
     opponent: data.opponent.value.trim(),
     preset: data.preset.value,
