@@ -5,6 +5,7 @@ DEBUG on) so that `make run` works on a fresh machine. Production sets DATABASE_
 SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -374,6 +375,10 @@ MINERACE = {
     # change ratings, and only their first PAIR_POINTS_PER_TOURNAMENT races against each other
     # in one tournament score points; the races past that are made unrated / for no points.
     "PAIR_RATED_PER_DAY": env_int("MINERACE_PAIR_RATED_PER_DAY", 3),
+    # Record keys (docs/protocol.md 9.3): a JSON list of {"key_id", "private_key" (base64url
+    # Ed25519 seed; a retired key may give "public_key" alone), "valid_from", "valid_to"}.
+    # Empty: no kit can be signed, and GET /api/records/keys/ lists none.
+    "RECORD_KEYS": json.loads(os.environ.get("MINERACE_RECORD_KEYS") or "[]"),
     "PAIR_POINTS_PER_TOURNAMENT": env_int("MINERACE_PAIR_POINTS_PER_TOURNAMENT", 3),
     # Arena tournaments (docs/protocol.md 7): the calendar the server keeps by itself. An hourly
     # arena (rotating beginner, intermediate, expert) of ARENA_HOURLY_MINUTES, and a daily

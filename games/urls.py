@@ -11,6 +11,7 @@ from games.export import views as export
 from games.fairplay import views as fairplay
 from games.history import views as history
 from games.matches import views as matches
+from games.proof import views as proof
 from games.races import views as races
 from games.ratings import views as ratings
 from games.scores import views as scores
@@ -58,6 +59,7 @@ urlpatterns = [
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
     re_path(r"^reports/$", fairplay.reports),
     re_path(r"^tv/$", tv.tv),
+    re_path(r"^records/keys/$", proof.keys),
     re_path(r"^matches/$", matches.matches),
     re_path(rf"^matches/{MATCH_ID}/$", matches.match),
     re_path(rf"^matches/{MATCH_ID}/accept/$", matches.accept),

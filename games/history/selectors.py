@@ -166,6 +166,7 @@ def _entries(players: list[Player]) -> list[dict[str, Any]]:
                 "bbbv": game.bbbv,
                 "bbbv_per_s": bbbv_per_s(game.bbbv, player.time_ms) if won and game.bbbv else None,
                 "clicks": player.clicks,
+                "nf": player.nf,  # won without a flag (docs/protocol.md 9.1)
                 "opponents": [n for pid, n in others[game.id] if pid != player.pk],
                 "tournament": tournaments.get(game.id),
             }

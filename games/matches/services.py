@@ -34,7 +34,6 @@ from games.names import names_clash
 from games.races.results import Placed
 from games.races.seating import hash_token
 from games.races.starting import Entrant, Lineup, races_start
-from games.ratings.selectors import pair_over_daily_cap
 
 OFFER_TTL = timedelta(minutes=10)
 FIRST_TO = (1, 10)
@@ -160,24 +159,19 @@ def _race_make(match: Match, number: int, now: datetime) -> MatchRace:
     entrants = [Entrant(match.challenger.get_username(), match.challenger)]
     if not match.house_bot:
         entrants.append(Entrant(match.opponent.get_username(), match.opponent))
-    # A rated match's race is rated unless the two had their day's rated races together
-    # (docs/protocol.md 6.2's cap per pair, counted by games.ratings).
-    capped = match.rated and pair_over_daily_cap(match.challenger_id, match.opponent_id, now)
     (started,) = races_start(
         preset=match.preset,
         no_guess=match.no_guess,
         no_flags=match.no_flags,
         lineups=[Lineup(entrants, match.house_bot or None)],
         now=now,
-        rated=match.rated and not capped,
+        rated=match.rated,  # unless the pair had its day's rated races (6.2: races_start)
         ready=False,
     )
     if isinstance(started, ServiceError):
         raise started
     game_id = started.state["id"]
-    Game.objects.filter(pk=game_id).update(
-        match_key=match.id, unrated_because="pair_daily_cap" if capped else ""
-    )
+    Game.objects.filter(pk=game_id).update(match_key=match.id)
     for seat in started.seats:
         token = match_token(match, game_id, seat.player.user_id)
         Player.objects.filter(pk=seat.player.id).update(token_hash=hash_token(token))

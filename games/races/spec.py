@@ -1,5 +1,5 @@
-"""What a game is made from (GameSpec: mode, board, seats, seed, no-guess, a bot, no flags), and the one
-check of a `POST /api/games/` body that gives it (docs/protocol.md 3)."""
+"""What a game is made from (GameSpec: mode, board, seats, seed, no-guess, a bot, no flags),
+and the one check of a `POST /api/games/` body that gives it (docs/protocol.md 3)."""
 
 from __future__ import annotations
 

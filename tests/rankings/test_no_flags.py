@@ -14,7 +14,7 @@ from games.engine import Flag, generate_board
 from games.errors import ServiceError
 from games.matchmaking import services as matchmaking
 from games.models import Game, Move, Player, Score
-from games.moves.service import move_apply
+from games.moves.services import move_apply
 from games.tournaments import services as tournaments
 from tests.matchmaking.test_quick_match import Seeking
 from tests.play.helpers import create_game, player

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0001_tournaments"),
+        ("tournaments", "0002_arena_race_points"),
     ]
 
     operations = [
