@@ -5,7 +5,8 @@ The rooms, from the top down (docs/architecture.md draws the layers; import-lint
     urls.py        /api/ routes to each room's views, admin.py moderation, management/ commands
     worker/        the worker's background passes, one list, one call that starts them
     tournaments/ matchmaking/ fairplay/ daily/ ratings/ bots/ presence/ analysis/ export/ tv/
-    scores/ accounts/ history/ social/
+    scores/ accounts/ history/ social/ matches/
+    proof/
                    one capability each: its models, services (writes), selectors (reads), views
     play/          the WebSocket edge of a game: consumers, frames, welcome, spectators
     races/         a race from creation to results: lifecycle, clock, deciding, finishing

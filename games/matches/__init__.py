@@ -7,4 +7,5 @@ services.py  writes: offer, accept, decline, each race made, a race scored, a ma
 selectors.py reads: a match's state, a race's `match` facts
 views.py     the API of matches
 apps.py      the Django app, which registers the deciding hook and the race state's facts
+migrations/  its tables
 """
