@@ -348,7 +348,9 @@ class SumBest(models.Model):
             )
         ]
         indexes = [
-            models.Index(fields=["variant", "style", "sum_ms", "reached_at"], name="sum_order")
+            models.Index(
+                fields=["variant", "style", "sum_ms", "reached_at", "name_key"], name="sum_order"
+            )
         ]
 
     def __str__(self) -> str:

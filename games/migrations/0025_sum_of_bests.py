@@ -47,7 +47,7 @@ class Migration(migrations.Migration):
                 ('intermediate', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.score')),
             ],
             options={
-                'indexes': [models.Index(fields=['variant', 'style', 'sum_ms', 'reached_at'], name='sum_order')],
+                'indexes': [models.Index(fields=['variant', 'style', 'sum_ms', 'reached_at', 'name_key'], name='sum_order')],
                 'constraints': [models.UniqueConstraint(fields=('variant', 'style', 'name_key'), name='one_sum_per_account')],
             },
         ),

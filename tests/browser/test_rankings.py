@@ -138,9 +138,11 @@ def test_a_match_challenged_accepted_raced_and_scored(open_page, base_url, viewp
         page.wait_for_url("**/games/*/")
         wait_ready(page)
         expect(page.locator("#connection")).to_have_text(f"racing as {names[page]}")
+        expect(page.locator("#match-bar")).to_contain_text("race 1")
         page.locator("#ready-button").click()
     for page in (challenger, opponent):
         expect(page.locator("body")).to_have_attribute("data-phase", "running", timeout=15_000)
+    shoot(challenger, f"match-race-{viewport['width']}.png")
     opponent.click("#resign-button")
     opponent.click("#resign-yes")
 

@@ -195,15 +195,15 @@ def run(args) -> None:
     from games.models import PersonalBest, Score
 
     week = (
-        Score.objects.filter(preset="expert", status="won",
+        Score.objects.filter(preset="expert", variant="classic", status="won",
                              finished_at__gte=timezone.now() - leaderboards.PERIODS["week"])
         .annotate(place=Window(RowNumber(), partition_by=[F("name_key")],
                                order_by=[F("time_ms").asc(), F("finished_at")]))
         .filter(place=1).order_by("time_ms", "finished_at")[:100]
     )  # fmt: skip
-    best = PersonalBest.objects.filter(preset="expert", kind="time").order_by(
-        "sort_value", "finished_at"
-    )[:100]
+    best = PersonalBest.objects.filter(
+        preset="expert", variant="classic", style="all", kind="time"
+    ).order_by("sort_value", "finished_at")[:100]
     for title, queryset in (("all-time (time)", best), ("week (time)", week)):
         sql, params = queryset.query.sql_with_params()
         with connection.cursor() as cursor:

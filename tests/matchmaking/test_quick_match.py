@@ -123,7 +123,8 @@ async def test_a_seek_of_the_same_account_is_not_counted_and_the_note_says_why(s
     assert not await database_sync_to_async(Game.objects.exists)()
     await second.ws.disconnect()
     cleared = await first.recv()  # the other window closed: nothing keeps anyone apart now
-    assert cleared == {"type": "seeking", "preset": "intermediate", "no_guess": False, "waiting": 1}
+    assert cleared == {"type": "seeking", "preset": "intermediate", "no_guess": False,
+                       "no_flags": False, "waiting": 1}  # fmt: skip
     guest = await Seeking().connect()
     await guest.request({**seek, "name": "gus"})
     matched = await first.recv()
