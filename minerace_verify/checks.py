@@ -77,9 +77,12 @@ def check_replay(kit: dict[str, Any], board) -> tuple[int, int, float]:
     for expected_seq, move in enumerate(kit["moves"], start=1):
         if move["seq"] != expected_seq:
             _fail("replay", f"move {expected_seq} is missing or out of order")
-        t_ms = int((_moment(move["received_at"]) - started).total_seconds() * 1000)
+        applied = _moment(move.get("applied_at") or move["received_at"])
+        if _moment(move["received_at"]) > applied:
+            _fail("time", f"move {expected_seq} was applied before it was received")
+        t_ms = int((applied - started).total_seconds() * 1000)
         if move.get("t_ms") is not None and move["t_ms"] != max(0, t_ms):
-            _fail("time", f"move {expected_seq}'s time is not its receive time")
+            _fail("time", f"move {expected_seq}'s time is not the server's clock at it")
         action = move_from_action(move["action"], move["x"], move["y"])
         logged.append(LoggedMove(move["seq"], action, t_ms))
     sweep = Sweep(kit["width"], kit["height"], kit["mines"], board)

@@ -26,14 +26,17 @@ def precise(moment: datetime | None) -> str | None:
 
 
 def _move(move: Move) -> dict[str, Any]:
-    """A logged move with the server's receive time (docs/protocol.md 6.3)."""
+    """A logged move with the server's receive time (docs/protocol.md 6.3: when its frame was
+    read off the connection; a move stored before that was kept: when it was applied) and the
+    moment it was applied, which its `t_ms` and the result's time are measured to."""
     return {
         "seq": move.seq,
         "action": move.action,
         "x": move.x,
         "y": move.y,
         "t_ms": move.t_ms,
-        "received_at": precise(move.created_at),
+        "received_at": precise(move.received_at or move.created_at),
+        "applied_at": precise(move.created_at),
     }
 
 

@@ -42,7 +42,7 @@ def nf_bests(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0023_race_aborted_and_unrated_because'),
+        ('games', '0024_move_received_at'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0025_sum_of_bests'),
+        ('games', '0026_sum_of_bests'),
     ]
 
     operations = [
