@@ -12,7 +12,22 @@ const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
 const $ = (id) => document.getElementById(id);
 const me = root.dataset.me || null;
-let timer = null;
+/** The page's one piece of state: the next ask, while the match is offered or under way. */
+class Poller {
+  constructor() {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+  }
+
+  later() {
+    this.timer = setTimeout(load, POLL_MS);
+  }
+}
+const poller = new Poller();
 
 function facts(match) {
   const parts = [`${presetLabel(match.preset)}`, `first to ${match.first_to}`];
@@ -86,11 +101,11 @@ function show(match) {
 }
 
 async function load() {
-  clearTimeout(timer);
+  poller.stop();
   try {
     const match = await request("GET", `/api/matches/${encodeURIComponent(matchId)}/`);
     show(match);
-    if (match.status === "offered" || match.status === "playing") timer = setTimeout(load, POLL_MS);
+    if (match.status === "offered" || match.status === "playing") poller.later();
   } catch (error) {
     $("match-status").textContent =
       error instanceof ApiError && error.code === "not_found" ? "No such match." : error.message;
