@@ -62,7 +62,7 @@ class Game(models.Model):
     # A quick-match race (docs/protocol.md 5): its accounts' ratings change when it ends.
     rated = models.BooleanField(default=False)
     # No-flag play (docs/protocol.md 9.1): a `flag` in it is refused with `no_flags`.
-    no_flags = models.BooleanField(default=False)
+    no_flags = models.BooleanField(default=False, db_default=False)
     ng_attempt = models.PositiveIntegerField(null=True, blank=True)
     # The secret: never serialised before the game is finished.
     seed = models.CharField(max_length=256)
@@ -119,7 +119,7 @@ class Game(models.Model):
     unrated_because = models.CharField(max_length=16, blank=True, default="", db_default="")
     # The match that made this race (docs/protocol.md 9.4), "" for any other game: its public
     # state then says the match's score (games.races.extensions.state_facts).
-    match_key = models.CharField(max_length=32, blank=True, default="")
+    match_key = models.CharField(max_length=32, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]
@@ -182,7 +182,7 @@ class Player(models.Model):
     berserk = models.BooleanField(default=False)
     # Won without ever placing a flag (docs/protocol.md 9.1), whatever the game's setting; set
     # when the player wins, in the move's transaction. False for every other status.
-    nf = models.BooleanField(default=False)
+    nf = models.BooleanField(default=False, db_default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -264,7 +264,7 @@ class Score(models.Model):
     # (games.fairplay); released when cleared, it counts as if it had never waited.
     held = models.BooleanField(default=False)
     # A win without a flag (the player's `nf`, docs/protocol.md 9.1): it counts in the NF style.
-    nf = models.BooleanField(default=False)
+    nf = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         indexes = [
@@ -300,7 +300,9 @@ class PersonalBest(models.Model):
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.CLASSIC)
     kind = models.CharField(max_length=16, choices=BestKind.choices)
     # "nf": the best among the name's NF wins only (docs/protocol.md 9.2); an NF win offers both.
-    style = models.CharField(max_length=8, choices=Style.choices, default=Style.ALL)
+    style = models.CharField(
+        max_length=8, choices=Style.choices, default=Style.ALL, db_default=Style.ALL
+    )
     name_key = models.CharField(max_length=256)
     verified = models.BooleanField(default=False)  # the score's: an account's best, or a guest's
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")

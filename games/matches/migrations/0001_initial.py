@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("games", "0027_game_match_key"),
+        ("games", "0028_game_match_key"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -5,13 +5,13 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0002_arena_race_points"),
+        ("tournaments", "0003_tournament_creator_address"),
     ]
 
     operations = [
         migrations.AddField(
             model_name="tournament",
             name="no_flags",
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(db_default=False, default=False),
         ),
     ]

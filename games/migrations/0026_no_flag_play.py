@@ -42,7 +42,7 @@ def nf_bests(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0024_move_received_at'),
+        ('games', '0025_db_defaults_for_raw_inserts'),
     ]
 
     operations = [
@@ -57,22 +57,22 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='no_flags',
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(db_default=False, default=False),
         ),
         migrations.AddField(
             model_name='personalbest',
             name='style',
-            field=models.CharField(choices=[('all', 'All'), ('nf', 'Nf')], default='all', max_length=8),
+            field=models.CharField(choices=[('all', 'All'), ('nf', 'Nf')], db_default='all', default='all', max_length=8),
         ),
         migrations.AddField(
             model_name='player',
             name='nf',
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(db_default=False, default=False),
         ),
         migrations.AddField(
             model_name='score',
             name='nf',
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(db_default=False, default=False),
         ),
         migrations.AddIndex(
             model_name='personalbest',

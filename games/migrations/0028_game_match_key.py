@@ -6,13 +6,13 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0026_sum_of_bests'),
+        ('games', '0027_sum_of_bests'),
     ]
 
     operations = [
         migrations.AddField(
             model_name='game',
             name='match_key',
-            field=models.CharField(blank=True, default='', max_length=32),
+            field=models.CharField(blank=True, db_default='', default='', max_length=32),
         ),
     ]

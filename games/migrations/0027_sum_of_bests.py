@@ -28,7 +28,7 @@ def sums_fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0025_no_flag_play'),
+        ('games', '0026_no_flag_play'),
     ]
 
     operations = [
