@@ -14,7 +14,8 @@ class Seeker(models.Model):
     worker = models.CharField(max_length=96)
     preset = models.CharField(max_length=16)
     no_guess = models.BooleanField()
-    no_flags = models.BooleanField(default=False, db_default=False)  # paired only with another (protocol 9.1)
+    # Paired only with another no-flag seek (docs/protocol.md 9.1).
+    no_flags = models.BooleanField(default=False, db_default=False)
     name = models.CharField(max_length=64)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE

@@ -17,7 +17,8 @@ class Tournament(models.Model):
     name = models.CharField(max_length=64)
     preset = models.CharField(max_length=16)
     no_guess = models.BooleanField(default=False)
-    no_flags = models.BooleanField(default=False, db_default=False)  # its races refuse `flag` (protocol 9.1)
+    # Its races refuse `flag` (docs/protocol.md 9.1).
+    no_flags = models.BooleanField(default=False, db_default=False)
     starts_at = models.DateTimeField(db_index=True)
     ends_at = models.DateTimeField(db_index=True)
     private = models.BooleanField(default=False)  # listed only to its creator; open by link
