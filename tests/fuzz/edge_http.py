@@ -63,9 +63,12 @@ NOT_LOGGED_IN_AT = {
     ("POST", "/api/reports/"),
     ("POST", "/api/tournaments/"),
     ("POST", "/api/matches/"),
+    ("GET", "/api/me/following/"),
 }
-# A tournament's join and withdraw, whatever its id (the account is asked for first).
+# A tournament's join and withdraw, whatever its id, and following a player (POST or DELETE),
+# whatever its name: the account is asked for first.
 NOT_LOGGED_IN_PATTERN = re.compile(r"/api/tournaments/[^/]+/(join|withdraw)/")
+FOLLOW_PATTERN = re.compile(r"/api/players/.+/follow/")
 # The only POSTs whose 201 makes a game (an account's sign-up makes none).
 CREATES_NO_GAME = {"/api/accounts/", "/api/reports/", "/api/tournaments/", "/api/matches/"}
 
@@ -152,8 +155,10 @@ def assert_documented(answer: Answer, method: str, path: str) -> str | None:
     assert isinstance(error["message"], str) and error["message"], str(answer)
     assert error["field"] is None or isinstance(error["field"], str), str(answer)
     if answer.status == 401:
-        assert (method, path) in NOT_LOGGED_IN_AT or (
-            method == "POST" and NOT_LOGGED_IN_PATTERN.fullmatch(path)
+        assert (
+            (method, path) in NOT_LOGGED_IN_AT
+            or (method == "POST" and NOT_LOGGED_IN_PATTERN.fullmatch(path))
+            or (method in ("POST", "DELETE") and FOLLOW_PATTERN.fullmatch(path))
         ), str(answer)
     if answer.status == 405:
         assert answer.headers.get("allow"), str(answer)
