@@ -8,7 +8,7 @@ import pytest
 from games.engine.presets import PRESETS
 
 PAGES = ["/", "/leaderboards/", "/ratings/", "/daily/", "/tournaments/", "/fair-play/"]
-PAGES += ["/accounts/login/", "/accounts/signup/"]
+PAGES += ["/accounts/login/", "/accounts/signup/", "/tv/"]
 TIMES = "\u00d7"  # the multiplication sign the pages write between a board's sides
 
 
@@ -17,6 +17,8 @@ TIMES = "\u00d7"  # the multiplication sign the pages write between a board's si
 def test_every_page_has_the_site_nav_once(client, path):
     html = client.get(path).content.decode()
     assert html.count('<nav class="page-nav" aria-label="Site">') == 1
+    # and the stylesheet that draws it: /tv/ with nothing running showed it as bare links
+    assert "frontend/css/pages.css" in html
 
 
 @pytest.mark.django_db
