@@ -13,6 +13,7 @@ from games.engine.presets import PRESETS
 from games.engine.statistics import bbbv_per_s
 from games.errors import ServiceError
 from games.history.kinds import KINDS, Facts, counted_for, kind_of
+from games.matches.models import MatchRace
 from games.models import GameMode, GameStatus, Player, PlayerStatus, Score, Variant
 from games.ratings.models import RatingChange
 from games.timefmt import iso
@@ -22,14 +23,17 @@ PAGE = 50
 RESULTS = (PlayerStatus.WON, PlayerStatus.LOST, PlayerStatus.DNF)
 CURSOR = re.compile(r"^(\d{1,18})\.([A-Za-z0-9_-]{1,32})$")
 
-# Each kind as a filter of the annotated rows (kinds.kind_of's order: tournament, bot, rated).
+# Each kind as a filter of the annotated rows (kinds.kind_of's order: tournament, match, bot,
+# rated).
 RACE = Q(game__mode=GameMode.RACE)
+OTHER = RACE & Q(in_tournament=False, in_match=False)
 KIND_FILTERS = {
     "solo": Q(game__mode=GameMode.SOLO),
     "tournament": RACE & Q(in_tournament=True),
-    "bot": RACE & Q(in_tournament=False, with_bot=True),
-    "rated": RACE & Q(in_tournament=False, with_bot=False, game__rated=True),
-    "casual": RACE & Q(in_tournament=False, with_bot=False, game__rated=False),
+    "match": RACE & Q(in_tournament=False, in_match=True),
+    "bot": OTHER & Q(with_bot=True),
+    "rated": OTHER & Q(with_bot=False, game__rated=True),
+    "casual": OTHER & Q(with_bot=False, game__rated=False),
 }
 
 
@@ -49,6 +53,8 @@ def _annotated(user_id: int) -> QuerySet[Player]:
         .annotate(
             with_bot=Exists(Player.objects.filter(Q(is_bot=True) | Q(bot=True), game_id=game)),
             in_tournament=Exists(ArenaRace.objects.filter(game_id=game)),
+            arena_points=Exists(ArenaRace.objects.filter(game_id=game, points=True)),
+            in_match=Exists(MatchRace.objects.filter(game_id=game)),
             on_leaderboard=Exists(Score.objects.filter(player_id=OuterRef("pk"), held=False)),
             rating_counted=Exists(
                 RatingChange.objects.filter(player_id=OuterRef("pk"), counted=True)
@@ -136,6 +142,7 @@ def _entries(players: list[Player]) -> list[dict[str, Any]]:
     tournaments = dict(
         ArenaRace.objects.filter(game_id__in=games).values_list("game_id", "tournament_id")
     )
+    matches = dict(MatchRace.objects.filter(game_id__in=games).values_list("game_id", "match_id"))
     entries = []
     for player in players:
         game = player.game
@@ -146,6 +153,8 @@ def _entries(players: list[Player]) -> list[dict[str, Any]]:
             tournament=player.in_tournament,
             leaderboard=player.on_leaderboard,
             rating=player.rating_counted,
+            match=player.in_match,
+            points=player.arena_points and not game.aborted_because,
         )
         won = player.status == PlayerStatus.WON
         entries.append(
@@ -169,6 +178,7 @@ def _entries(players: list[Player]) -> list[dict[str, Any]]:
                 "nf": player.nf,  # won without a flag (docs/protocol.md 9.1)
                 "opponents": [n for pid, n in others[game.id] if pid != player.pk],
                 "tournament": tournaments.get(game.id),
+                "match": matches.get(game.id),
             }
         )
     return entries

@@ -1,6 +1,7 @@
 """An account's every finished game (issue 35.2, docs/protocol.md 10.1): solo, casual race, race
-against a bot, rated race and tournament race, each labelled with what it counted for, newest
-first, filtered and paged; without `kind` the endpoint keeps its meaning (ranked games)."""
+against a bot, rated race, tournament race and match race, each labelled with what it counted
+for, newest first, filtered and paged; without `kind` the endpoint keeps its meaning (ranked
+games)."""
 
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.history import selectors
 from games.history.kinds import COUNTS, KINDS, Facts, counted_for, kind_of
+from games.matches.models import Match, MatchRace, MatchStatus
 from games.models import Game, GameStatus, Player, PlayerStatus
 from games.races import lifecycle
 from games.races.spec import game_spec
@@ -57,7 +59,8 @@ def race(user, *, minutes_ago: int, rated: bool = False, bot: str | None = None)
 @pytest.fixture
 def ann():
     """Ann's evening, oldest first: a ranked solo win, a casual race, a race against a bot, a
-    rated race, a tournament race, and a custom solo game that counted for nothing."""
+    rated race, a tournament race, a match's race, a tournament race past the pair's cap (no
+    points), and a custom solo game that counted for nothing."""
     user = get_user_model().objects.create_user(username="ann", password="pw-123456")
     solo = play_solo(user=user, name="ann")
     Game.objects.filter(pk=solo.pk).update(finished_at=timezone.now() - timedelta(minutes=60))
@@ -72,10 +75,23 @@ def ann():
     )  # fmt: skip
     tournament = race(user, minutes_ago=20, rated=True)
     ArenaRace.objects.create(game=tournament, tournament=arena, created_at=timezone.now())
+    match_race = race(user, minutes_ago=17, rated=True)
+    match = Match.objects.create(
+        challenger=user, opponent=get_user_model().objects.create_user(username="cy"),
+        preset="beginner", first_to=3, win_by=1, max_races=5, rated=True,
+        status=MatchStatus.PLAYING,
+        created_at=timezone.now(), expires_at=timezone.now() + timedelta(minutes=10),
+    )  # fmt: skip
+    MatchRace.objects.create(match=match, number=1, game=match_race)
+    no_points = race(user, minutes_ago=15)
+    ArenaRace.objects.create(
+        game=no_points, tournament=arena, created_at=timezone.now(), points=False
+    )  # the pair's 4th race in this tournament (docs/protocol.md 6.2)
     custom = play_solo(user=user, name="ann", body={"width": 8, "height": 8, "mines": 5})
     Game.objects.filter(pk=custom.pk).update(finished_at=timezone.now() - timedelta(minutes=10))
     return {"solo": solo, "casual": casual, "bot": bot, "rated": rated,
-            "tournament": tournament, "custom": custom, "arena": arena}  # fmt: skip
+            "tournament": tournament, "match_race": match_race, "match": match,
+            "no_points": no_points, "custom": custom, "arena": arena}  # fmt: skip
 
 
 def test_every_finished_game_with_its_kind_and_what_it_counted_for(client, ann):
@@ -84,15 +100,19 @@ def test_every_finished_game_with_its_kind_and_what_it_counted_for(client, ann):
     rows = [(g["game"], g["kind"], g["counted_for"]) for g in data["games"]]
     assert rows == [
         (ann["custom"].id, "solo", []),
+        (ann["no_points"].id, "tournament", []),  # played in the arena, scored nothing there
+        (ann["match_race"].id, "match", ["rating"]),
         (ann["tournament"].id, "tournament", ["rating", "tournament"]),
         (ann["rated"].id, "rated", ["rating"]),
         (ann["bot"].id, "bot", []),
         (ann["casual"].id, "casual", ["leaderboard"]),  # a ranked race: leaderboards
         (ann["solo"].id, "solo", ["leaderboard"]),
     ]
-    assert data["summary"] == {"games": 6, "wins": 6, "win_rate": 1.0}
+    assert data["summary"] == {"games": 8, "wins": 8, "win_rate": 1.0}
     by_game = {g["game"]: g for g in data["games"]}
     assert by_game[ann["tournament"].id]["tournament"] == ann["arena"].id
+    assert by_game[ann["match_race"].id]["match"] == ann["match"].id
+    assert by_game[ann["tournament"].id]["match"] is None
     assert by_game[ann["casual"].id]["opponents"] == ["guest-bob"]
     assert by_game[ann["custom"].id]["preset"] is None and by_game[ann["custom"].id]["width"] == 8
     assert by_game[ann["rated"].id]["time_ms"] == 4321
@@ -123,11 +143,11 @@ def test_pages_follow_one_another_without_a_gap_or_a_repeat(client, ann, monkeyp
         before = data["next"]
         if before is None:
             break
-    assert len(seen) == 6 == len(set(seen))
+    assert len(seen) == 8 == len(set(seen))
 
 
 def test_bad_filters_and_names_without_an_account(client, ann):
-    for field, value in (("kind", "match"), ("result", "won!"), ("preset", "huge")):
+    for field, value in (("kind", "duel"), ("result", "won!"), ("preset", "huge")):
         answer = history(client, **{"kind": "all", field: value})
         assert answer.status_code == 400 and answer.json()["error"]["field"] == field
     answer = history(client, kind="all", before="yesterday")
@@ -135,15 +155,19 @@ def test_bad_filters_and_names_without_an_account(client, ann):
     assert history(client, name="nobody", kind="all").status_code == 404
 
 
-@given(st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans())
-def test_a_kind_is_one_word_and_counts_follow_the_facts(solo, bot, rated, arena, board, rating):
-    facts = Facts(solo, bot, rated, arena, board, rating)
+@given(*[st.booleans()] * 8)
+def test_a_kind_is_one_word_and_counts_follow_the_facts(
+    solo, bot, rated, arena, board, rating, match, points
+):
+    facts = Facts(solo, bot, rated, arena, board, rating, match, points)
     kind = kind_of(facts)
     assert kind in KINDS
     assert (kind == "solo") == solo
     assert not solo or kind == "solo"
     if not solo and arena:
         assert kind == "tournament"
+    if not solo and not arena and match:
+        assert kind == "match"
     counts = counted_for(facts)
     assert counts == [c for c in COUNTS if c in counts]  # in order, each once
-    assert ("tournament" in counts) == arena and ("rating" in counts) == rating
+    assert ("tournament" in counts) == (arena and points) and ("rating" in counts) == rating

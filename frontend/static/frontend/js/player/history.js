@@ -61,6 +61,7 @@ const KIND_LABELS = {
   bot: "Race vs bot",
   rated: "Rated race",
   tournament: "Tournament",
+  match: "Match race",
 };
 const COUNT_LABELS = { leaderboard: "leaderboard", rating: "rating", tournament: "points" };
 
