@@ -151,10 +151,16 @@ async def test_a_spectator_watches_a_16_racer_expert_race(cluster, postgres):
 
     watcher, welcome = await watch(b.ws_url, game_id)
     assert welcome["game"]["status"] == "running"
-    assert len(welcome["boards"]) == 16 and frame_bytes(welcome) > BIG
+    # While it runs, a spectator sees the race's common ground (docs/protocol.md 4): the cells
+    # of the one racer still playing, never a flag; the whole boards wait for game_over.
+    assert welcome["boards"] == {} and welcome["common"]
+    assert all(value != "F" for _, _, value in welcome["common"])
     assert (await last.request({"type": "resign"}))["type"] == "finished"
     over = await watcher.until("game_over", timeout=30)
     assert [r["status"] for r in over["results"]] == ["won"] * 15 + ["dnf"]
+    # Then every board is public: the spectator's fresh welcome carries all 16, a big frame.
+    final = await watcher.until("welcome", timeout=30)
+    assert len(final["boards"]) == 16 and frame_bytes(final) > BIG
     no_errors(watcher, *racers)
     for client in (watcher, *racers):
         await client.close()

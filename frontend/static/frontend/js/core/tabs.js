@@ -66,7 +66,10 @@ export function startTabChooser(defaults, { table, status, ...page }) {
 
   function urlOf(choice) {
     const query = new URLSearchParams(choice);
-    if (choice.variant === defaults.variant) query.delete("variant");
+    // The defaults of what came later stay out of the URL, so older links read the same.
+    for (const key of ["variant", "style"]) {
+      if (choice[key] === defaults[key]) query.delete(key);
+    }
     return `?${query}`;
   }
 
