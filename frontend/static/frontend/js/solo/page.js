@@ -168,6 +168,18 @@ function announceEnd({ status, time_ms: timeMs }, own) {
   }
 }
 
+/** The focus player's counts and status from a move's frame (`cells`, or a spectator's
+ * `progress`), and the counter and face that show them. */
+function takeProgress(message) {
+  const player = focusPlayer();
+  if (player) {
+    Object.assign(player, message.progress ?? {});
+    if (message.status) player.status = message.status;
+  }
+  updateMinesLeft();
+  updateStatusView();
+}
+
 // ---- server messages -------------------------------------------------------------------------
 
 /** @type {import("../core/types.js").GameFrameHandlers} */
@@ -227,13 +239,7 @@ const handlers = {
       playCellsSound(message.cells);
       announce(moveWords(message.cells));
     }
-    const player = focusPlayer();
-    if (player) {
-      Object.assign(player, message.progress ?? {});
-      if (message.status) player.status = message.status;
-    }
-    updateMinesLeft();
-    updateStatusView();
+    takeProgress(message);
   },
 
   /** A spectator's cells while the game runs: those new in the common ground. */
@@ -245,13 +251,7 @@ const handlers = {
   /** A spectator's counts of the player's move (it is never sent the player's cells). */
   progress(message) {
     if (!state.game || message.player !== state.focus || state.role !== "spectator") return;
-    const player = focusPlayer();
-    if (player) {
-      Object.assign(player, message.progress ?? {});
-      if (message.status) player.status = message.status;
-    }
-    updateMinesLeft();
-    updateStatusView();
+    takeProgress(message);
   },
 
   finished(message) {
