@@ -36,20 +36,23 @@ WITH best AS (
     FROM best WHERE place = 1 GROUP BY name_key HAVING COUNT(*) = 3
 )
 """
-PERIOD_TOP = (
+# The board and an account's own row from one pass over the period's scores: the first `limit`
+# sums by (sum, the moment reached, name) and the account's, with its place (the sums strictly
+# ahead of it, plus one). `name_key` may be NULL (nobody's row). Parameters: those of
+# PERIOD_BESTS, and name_key.
+PERIOD_BOARD = (
     PERIOD_BESTS
-    + """, top AS (SELECT * FROM sums ORDER BY sum_ms, reached_at, name_key LIMIT %(limit)s)
-SELECT top.name_key, top.sum_ms, top.reached_at, best.id
-FROM top JOIN best ON best.name_key = top.name_key AND best.place = 1
-ORDER BY top.sum_ms, top.reached_at, top.name_key"""
+    + """, ranked AS (
+    SELECT name_key, sum_ms, reached_at,
+           ROW_NUMBER() OVER (ORDER BY sum_ms, reached_at, name_key) AS row_no,
+           RANK() OVER (ORDER BY sum_ms, reached_at) AS place
+    FROM sums
+), picked AS (
+    SELECT * FROM ranked WHERE row_no <= %(limit)s OR name_key = %(name_key)s
 )
-PERIOD_ONE = (
-    PERIOD_BESTS
-    + """, mine AS (SELECT * FROM sums WHERE name_key = %(name_key)s)
-SELECT mine.sum_ms, mine.reached_at, best.id,
-       (SELECT COUNT(*) FROM sums WHERE sums.sum_ms < mine.sum_ms
-            OR (sums.sum_ms = mine.sum_ms AND sums.reached_at < mine.reached_at))
-FROM mine JOIN best ON best.name_key = mine.name_key AND best.place = 1"""
+SELECT picked.name_key, picked.sum_ms, picked.reached_at, picked.row_no, picked.place, best.id
+FROM picked JOIN best ON best.name_key = picked.name_key AND best.place = 1
+ORDER BY picked.row_no"""
 )
 
 
@@ -65,10 +68,15 @@ def sum_board(
     """`GET /api/leaderboards/sum/`: at most 100 rows, and the signed-in account's own as
     `you` (null when it has no sum there)."""
     variant, style, period = _checked(variant, style, period)
+    key = None
+    if user is not None and user.is_authenticated:
+        key = name_skeleton(user.get_username())
     if PERIODS[period] is None:
         rows = _all_time_rows(variant, style)
+        you = None if key is None else sum_of(name_key=key, variant=variant, style=style)
     else:
-        rows = _period_rows(variant, style, timezone.now() - PERIODS[period])
+        since = timezone.now() - PERIODS[period]
+        rows, you = _period_board(variant, style, since, name_key=key, limit=LEADERBOARD_SIZE)
     board: dict[str, Any] = {
         "variant": variant,
         "style": style,
@@ -77,9 +85,8 @@ def sum_board(
             _entry(rank, *row) for rank, row in enumerate(rows[:LEADERBOARD_SIZE], start=1)
         ],
     }
-    if user is not None and user.is_authenticated:
-        key = name_skeleton(user.get_username())
-        board["you"] = sum_of(name_key=key, variant=variant, style=style, period=period)
+    if key is not None:
+        board["you"] = you
     return board
 
 
@@ -96,14 +103,7 @@ def sum_of(*, name_key: str, variant: str, style: str, period: str = "all") -> d
         )
         return _entry(ahead.count() + 1, sum_ms, reached_at, parts)
     since = timezone.now() - PERIODS[period]
-    with connection.cursor() as cursor:
-        cursor.execute(PERIOD_ONE, _params(variant, style, since, name_key=name_key))
-        found = cursor.fetchall()
-    if not found:
-        return None
-    parts = _parts(Score.objects.filter(id__in={row[2] for row in found}))
-    sum_ms, reached_at, _, ahead = found[0]
-    return _entry(ahead + 1, sum_ms, _when(reached_at), parts)
+    return _period_board(variant, style, since, name_key=name_key, limit=0)[1]
 
 
 # A part of a sum as the board shows it: (preset, name, time_ms, game, nf).
@@ -148,20 +148,27 @@ def _params(variant: str, style: str, since: datetime, **more: Any) -> dict[str,
     }
 
 
-def _period_rows(
-    variant: str, style: str, since: datetime
-) -> list[tuple[int, datetime, list[Part]]]:
+def _period_board(
+    variant: str, style: str, since: datetime, *, name_key: str | None, limit: int
+) -> tuple[list[tuple[int, datetime, list[Part]]], dict | None]:
+    """The period's first `limit` sums and `name_key`'s entry (None: no sum in the period),
+    from one query: the board asked with a session costs one pass over the scores, not two."""
     with connection.cursor() as cursor:
-        cursor.execute(PERIOD_TOP, _params(variant, style, since))
+        cursor.execute(PERIOD_BOARD, _params(variant, style, since, name_key=name_key, limit=limit))
         found = cursor.fetchall()
-    scores = Score.objects.filter(id__in=[row[3] for row in found])
+    scores = Score.objects.filter(id__in=[row[5] for row in found])
     parts = {s.id: s for s in scores.only("id", "preset", "name", "time_ms", "game_id", "nf")}
-    rows: dict[str, tuple[int, datetime, list[Part]]] = {}
-    for name_key, sum_ms, reached_at, score_id in found:
-        rows.setdefault(name_key, (sum_ms, _when(reached_at), []))[2].extend(
-            _parts([parts[score_id]])
-        )
-    return list(rows.values())
+    top: dict[str, tuple[int, datetime, list[Part]]] = {}
+    mine: tuple[int, int, datetime, list[Part]] | None = None
+    for row_key, sum_ms, reached_at, row_no, place, score_id in found:
+        part = _parts([parts[score_id]])
+        if row_no <= limit:
+            top.setdefault(row_key, (sum_ms, _when(reached_at), []))[2].extend(part)
+        if row_key == name_key:
+            if mine is None:
+                mine = (place, sum_ms, _when(reached_at), [])
+            mine[3].extend(part)
+    return list(top.values()), None if mine is None else _entry(*mine)
 
 
 def _when(value: Any) -> datetime:

@@ -219,7 +219,10 @@ def run(args) -> None:
     since = timezone.now() - leaderboards.PERIODS["week"]
     for title, statement in (
         ("sum board, all time (nf)", (sql, params)),
-        ("sum board, week (nf)", (sums.PERIOD_TOP, sums._params("classic", "nf", since))),
+        (
+            "sum board, week (nf)",
+            (sums.PERIOD_BOARD, sums._params("classic", "nf", since, name_key=None)),
+        ),
     ):
         with connection.cursor() as cursor:
             cursor.execute("EXPLAIN ANALYZE " + statement[0], statement[1])
