@@ -198,6 +198,15 @@ def recovery_s(racer: Racer, at: float, until: float) -> float | None:
     return max(0.0, worst_end - at) if worst_gap > GAP_S else max(0.0, after[0] - at)
 
 
+def steps_to_recovery(racer: Racer, at: float, recovered_s: float) -> list[tuple[float, str]]:
+    """What the racer did from the fault to the answer that ended its recovery: each step's
+    time after the fault (negative: the move in flight when the fault came)."""
+    end = at + recovered_s
+    before = [t for t, _ in racer.trace if t <= at]
+    since = before[-1] if before else at
+    return [(round(t - at, 3), what) for t, what in racer.trace if since <= t <= end + 1e-6]
+
+
 # ---- the checks against the database ---------------------------------------------------------
 
 
@@ -298,7 +307,7 @@ async def run_fault(
     pause.clear()
     await wait_for(lambda: everyone_moving(racers, time.monotonic() - 1.5), 30)
     log(f"fault: {fault.name}")
-    at = time.monotonic()
+    at, wall_at = time.monotonic(), time.time()
     await asyncio.to_thread(fault.make, site)
     # Observe: until every racer has moved steadily for a while after the fault, or long enough.
     target = TARGETS_S.get(fault.kind, DEFAULT_TARGET_S)
@@ -318,9 +327,15 @@ async def run_fault(
     ):
         await asyncio.sleep(0.5)
     end = time.monotonic()
-    recoveries = [recovery_s(p, at, end) for p in racers if p.status == "playing"]
+    playing = [p for p in racers if p.status == "playing"]
+    recoveries = [recovery_s(p, at, end) for p in playing]
     never = sum(1 for r in recoveries if r is None)
     measured = [r for r in recoveries if r is not None]
+    timed = [(r, p) for r, p in zip(recoveries, playing, strict=True) if r is not None]
+    slowest = max(timed, key=lambda pair: pair[0], default=None)
+    steps = steps_to_recovery(slowest[1], at, slowest[0]) if slowest else []
+    log("slowest racer's steps after the fault: " + "; ".join(f"{t:+.3f} {w}" for t, w in steps))
+    healed_after_s = time.time() - wall_at
     if not healed:
         log("healing")
         await asyncio.to_thread(fault.heal, site)
@@ -333,6 +348,11 @@ async def run_fault(
     url = site.postgres.node_url(primary) if primary else site.postgres.url
     figures = await asyncio.to_thread(database_checks, url, races)
     p50, p99 = percentile(measured, 50), percentile(measured, 99)
+    events = []
+    if fault.kind == "PostgreSQL":  # the promotion, step by step (not the rejoin after it)
+        events = [e for e in site.postgres.events_since(wall_at) if e[0] <= healed_after_s]
+    for t, what in events:
+        log(f"monitor {t:+.3f} {what}")
     row = {
         "fault": f"{fault.kind}: {fault.name}",
         **figures,
@@ -342,6 +362,8 @@ async def run_fault(
         "racers_never_moved_again": never,
         "refusals": dict(sum((p.refusals for p in racers), start=Counter())),
         "site_whole_after": whole,
+        "slowest_racer_steps": steps,
+        "monitor_events": events,
     }
     for p in racers:
         p.refusals.clear()

@@ -82,9 +82,16 @@ class Racer:
     refusals: Counter = field(default_factory=Counter)  # how the site said no
     reconnects: int = 0
     reader: asyncio.Future | None = None
+    closing: set[asyncio.Future] = field(default_factory=set)  # old sockets being closed
     busy: bool = False  # a move is on its way (sent, or being sent again)
     status: str = "playing"
     started: asyncio.Event = field(default_factory=asyncio.Event)
+    # What happened when (monotonic, step): the chaos run prints the steps from a fault to the
+    # next answered move of its slowest racer, so a recovery's time can be read step by step.
+    trace: list[tuple[float, str]] = field(default_factory=list)
+
+    def step(self, what: str) -> None:
+        self.trace.append((time.monotonic(), what))
 
     @property
     def name(self) -> str:
@@ -148,22 +155,33 @@ class Racer:
     async def request(self, frame: dict[str, Any], timeout: float = ANSWER_TIMEOUT_S) -> dict:
         assert self.ws is not None
         self.next_id += 1
+        frame_id = self.next_id
         waiter = asyncio.get_running_loop().create_future()
-        self.waiting[self.next_id] = waiter
+        self.waiting[frame_id] = waiter
         try:
-            await self.ws.send(json.dumps({**frame, "id": self.next_id}))
+            await self.ws.send(json.dumps({**frame, "id": frame_id}))
             return await asyncio.wait_for(waiter, timeout)
         except ConnectionClosed as exc:
             raise ConnectionError("socket closed") from exc
         finally:
-            self.waiting.pop(self.next_id, None)
+            self.waiting.pop(frame_id, None)
+            # The socket may have failed the waiter while the send was still under way (the
+            # server closed it first): that error is the one raised above, so take it off the
+            # future, which nobody awaits any more (else asyncio reports it at exit).
+            if waiter.done() and not waiter.cancelled():
+                waiter.exception()
+            waiter.cancel()
 
     async def drop_socket(self) -> None:
+        """Leave the socket at once, as the page does (core/socket.js `silent`: `close()`
+        and a new socket straight away): the closing handshake goes on in the background, so
+        a socket whose link is cut (it will never answer the close) costs no wait."""
         ws, self.ws = self.ws, None
         self._fail_waiting()
         if ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(), 1)
+            closing = asyncio.ensure_future(_close_quietly(ws))
+            self.closing.add(closing)
+            closing.add_done_callback(self.closing.discard)
 
     # ---- joining and resuming --------------------------------------------------------
 
@@ -176,18 +194,22 @@ class Racer:
     async def resume(self) -> None:
         """Reconnect and say hello with the token until a welcome comes: the resync."""
         await self.drop_socket()
+        self.step("old socket dropped")
         self.reconnects += 1
         while True:
             try:
                 await self.open()
+                self.step("socket open")
                 welcome = await self.request(
                     {"type": "hello", "role": "player", "token": self.token}
                 )
             except (OSError, TimeoutError, ConnectionError, InvalidStatus) as exc:
                 self.refusals[_kind(exc)] += 1
+                self.step(f"reconnect failed: {_kind(exc)}")
                 await self.drop_socket()
                 await asyncio.sleep(0.2)
                 continue
+            self.step(f"hello answered: {welcome.get('type')} {welcome.get('code', '')}".strip())
             if welcome.get("type") == "welcome":
                 for player, seq in welcome.get("seqs", {}).items():
                     self.resynced[player] = max(self.resynced.get(player, 0), seq)
@@ -221,13 +243,16 @@ class Racer:
             if self.ws is None:
                 await self.resume()
             try:
+                self.step("move sent")
                 answer = await self.request(
                     {"type": action, "x": x, "y": y, "idempotency_key": key}
                 )
             except (TimeoutError, ConnectionError) as exc:
                 self.refusals[_kind(exc)] += 1
+                self.step(f"move unanswered: {_kind(exc)}")
                 await self.resume()
                 continue
+            self.step(f"move answered: {answer['type']} {answer.get('code', '')}".strip())
             if answer["type"] == "cells":
                 self.acked[answer["seq"]] = (answer["action"], answer["x"], answer["y"])
                 self.seq_of_key.setdefault(key, set()).add(answer["seq"])
@@ -241,6 +266,12 @@ class Racer:
                 continue
             self.status = "refused"  # not_running and the like: this racer cannot go on
             return
+
+
+async def _close_quietly(ws: ClientConnection) -> None:
+    """The closing handshake, given up after a while (the other end may never answer)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(), 5)
 
 
 def _kind(exc: BaseException) -> str:

@@ -331,6 +331,19 @@ class PostgresHA:
             return {}
         return dict(rows)
 
+    def events_since(self, wall_time: float) -> list[tuple[float, str]]:
+        """The monitor's events after `wall_time` (time.time()): each state a node was assigned
+        or reported, seconds after it, to read a promotion step by step."""
+        try:
+            rows = self._monitor_rows(
+                "SELECT extract(epoch FROM eventtime)::float8, nodename, description "
+                "FROM pgautofailover.event "
+                f"WHERE eventtime > to_timestamp({float(wall_time)}) ORDER BY eventid"
+            )
+        except Exception as exc:
+            return [(0.0, f"monitor unreadable: {exc}")]
+        return [(round(at - wall_time, 3), f"{name}: {text[:160]}") for at, name, text in rows]
+
     def goal_states(self) -> dict[str, str]:
         rows = self._monitor_rows("SELECT nodename, goalstate::text FROM pgautofailover.node")
         return dict(rows)
