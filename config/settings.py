@@ -347,6 +347,10 @@ MINERACE = {
     # Race lobbies one client address may hold open at once (created over the API, still in
     # the lobby); an empty one closes after LOBBY_IDLE_S, so a person never meets this.
     "LOBBIES_PER_ADDRESS": env_int("MINERACE_LOBBIES_PER_ADDRESS", 10),
+    # Accounts one client address may sign up (the page and POST /api/accounts/ together, over
+    # every worker), in any hour and in any 24 hours (docs/protocol.md 3, v1.3).
+    "SIGNUPS_PER_HOUR": env_int("MINERACE_SIGNUPS_PER_HOUR", 3),
+    "SIGNUPS_PER_DAY": env_int("MINERACE_SIGNUPS_PER_DAY", 10),
     "READY_TIMEOUT_S": env_int("MINERACE_READY_TIMEOUT_S", 30),
     "ABANDON_S": env_int("MINERACE_ABANDON_S", 30),
     # A worker renews its connections' leases this often; a lease lasts PRESENCE_TTL_S, so a

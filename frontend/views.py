@@ -151,20 +151,33 @@ def fair_play(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account (Django's password validation, games.names' rules) and log it in."""
+    """Create an account (Django's password validation, games.names' rules) and log it in; an
+    address past its sign-ups is answered 429 with Retry-After and the form, saying so."""
     form = SignupForm(request.POST or None)
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         next_url = ""
+    status, retry_after = 200, None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        address = request.META.get("REMOTE_ADDR") or ""
         try:
-            user = account_create(username=data["username"], password=data["password1"])
-        except ServiceError as refused:  # a look-alike signed up since the form's check
-            form.add_error("username", refused.message)
+            user = account_create(
+                username=data["username"], password=data["password1"], address=address
+            )
+        except ServiceError as refused:
+            if refused.code == "rate_limited":  # this address's sign-ups (docs/protocol.md 3)
+                form.add_error(None, refused.message)
+                status, retry_after = 429, refused.retry_after_s
+            else:  # a look-alike signed up since the form's check
+                form.add_error("username", refused.message)
         else:
             login(request, user, backend="games.accounts.auth.CaseInsensitiveModelBackend")
             return redirect(next_url or "lobby")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+    context = {"form": form, "next": next_url}
+    response = render(request, "registration/signup.html", context, status=status)
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response

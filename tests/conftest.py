@@ -29,6 +29,8 @@ hypothesis_settings.load_profile("minerace")
 GENEROUS_LIMITS = {
     "CREATE_BURST": 100_000,
     "LOBBIES_PER_ADDRESS": 100_000,
+    "SIGNUPS_PER_HOUR": 100_000,
+    "SIGNUPS_PER_DAY": 100_000,
     "HELLO_RATE_PER_S": 1000,
     "HELLO_BURST": 100_000,
     "WS_OPEN_PER_ADDRESS": 100_000,

@@ -178,9 +178,11 @@ def session_login(*, request: HttpRequest, username: Any, password: Any) -> Abst
 
 @transaction.atomic
 def session_signup(*, request: HttpRequest, username: Any, password: Any) -> AbstractBaseUser:
-    """Create an account under the sign-up page's rules and log this session in as it."""
+    """Create an account under the sign-up page's rules and log this session in as it; the
+    client address's sign-ups are limited as the page's are (accounts.signups)."""
     name = signup_check(username=username, password=password)
-    user = account_create(username=name, password=password)
+    address = request.META.get("REMOTE_ADDR") or ""
+    user = account_create(username=name, password=password, address=address)
     login(request, user, backend=BACKEND)
     return user
 

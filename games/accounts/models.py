@@ -1,7 +1,10 @@
-"""An account's claim on its name: one row per user, unique by the name's skeleton."""
+"""Accounts: the claim on a name (one row per user, unique by the skeleton), what kind an
+account is, its kept settings, and where it was signed up from."""
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Now
+from django.utils import timezone
 
 
 class AccountName(models.Model):
@@ -61,3 +64,23 @@ class Account(models.Model):
     def __str__(self) -> str:
         kind = f"house bot {self.house}" if self.house else "bot" if self.bot else "person"
         return f"{self.user_id}: {kind}{' (marked)' if self.marked else ''}"
+
+
+class Signup(models.Model):
+    """Where an account was signed up from (the page or `POST /api/accounts/`): a client
+    address may make SIGNUPS_PER_HOUR accounts an hour and SIGNUPS_PER_DAY a day
+    (docs/protocol.md 3, v1.3), counted from these rows by every worker. Accounts made
+    otherwise (the admin, createsuperuser, the house bots) have none."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # The client address as the trusted proxy reports it (games.limits.address).
+    address = models.CharField(max_length=64, blank=True, default="", db_default="")
+    created_at = models.DateTimeField(default=timezone.now, db_default=Now())
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "created_at"], name="signups_by_address")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} from {self.address} at {self.created_at:%Y-%m-%d %H:%M}"

@@ -11,7 +11,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.accounts.models import Account, AccountName, AccountSettings
+from games.accounts.models import Account, AccountName, AccountSettings, Signup
+from games.accounts.signups import signup_allow
 from games.errors import ServiceError
 from games.models import Player, Score
 from games.names import name_look, name_skeleton
@@ -38,12 +39,20 @@ def name_is_claimed(*, name: str) -> bool:
     return AccountName.objects.filter(clash).exists()
 
 
-def account_create(*, username: str, password: str) -> Any:
-    """Create an account and its name's claim (the post_save signal), or neither: a look-alike
+def account_create(*, username: str, password: str, address: str = "") -> Any:
+    """Create an account, its name's claim (the post_save signal) and, signed up from a client
+    `address`, the row that address's limit counts (accounts.signups), or none of them: an
+    address past its limit is `rate_limited` (before any password is hashed), and a look-alike
     that signed up between the form's check and this write is `name_taken`."""
     try:
         with transaction.atomic():
-            return get_user_model().objects.create_user(username=username, password=password)
+            now = timezone.now()
+            if address:
+                signup_allow(address=address, now=now)
+            user = get_user_model().objects.create_user(username=username, password=password)
+            if address:
+                Signup.objects.create(user=user, address=address[:64], created_at=now)
+            return user
     except IntegrityError:
         raise ServiceError(
             "name_taken", "That name, or one that looks like it, is taken.", "username"

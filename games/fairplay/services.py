@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -37,6 +37,7 @@ from games.fairplay.screening import (
     screen,
 )
 from games.fairplay.selectors import marked_user_ids
+from games.limits.locks import address_lock
 from games.models import Game, GameStatus, Player, PlayerStatus, Score
 from games.ratings.refunds import ratings_settle_mark
 from games.scores.leaderboards import all_time_entries, all_time_leader
@@ -285,12 +286,3 @@ def _check_report_rate(reports: QuerySet[Report], limit: int, now: datetime) -> 
         f"{limit} reports a day at most; try again in {retry_after} s",
         retry_after_s=retry_after,
     )
-
-
-def address_lock(name: str) -> None:
-    """Hold a lock on `name` until the transaction ends (PostgreSQL; SQLite writes one at a
-    time anyway)."""
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])

@@ -31,7 +31,7 @@ from games.errors import ServiceError
 from games.events.delivery import outbox_put
 from games.events.event import Event
 from games.fairplay.selectors import is_marked, marked_user_ids
-from games.fairplay.services import address_lock
+from games.limits.locks import address_lock
 from games.models import FINAL_PLAYER_STATUSES, Game, GameStatus, Player, PlayerStatus
 from games.presence.models import PlayerPresence
 from games.races import lifecycle

@@ -48,9 +48,11 @@ LENIENT_SCREEN = {
 
 
 @contextmanager
-def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str]:
+def daphne_server(
+    workdir: Path, *, lenient_screen: bool = True, settings: dict[str, str] | None = None
+) -> Iterator[str]:
     """Put a fresh migrated SQLite file in `workdir` (a copy of the template), serve the
-    project with Daphne, yield its URL."""
+    project with Daphne, yield its URL; `settings` (environment variables) go last."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
@@ -63,6 +65,9 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         "MINERACE_CREATE_RATE_PER_MIN": "1000",
         "MINERACE_CREATE_BURST": "1000",
         "MINERACE_LOBBIES_PER_ADDRESS": "1000",
+        # Most tests sign their accounts up from 127.0.0.1 (test_signup_limit.py sets its own).
+        "MINERACE_SIGNUPS_PER_HOUR": "1000000",
+        "MINERACE_SIGNUPS_PER_DAY": "1000000",
         "MINERACE_HELLO_BURST": "1000",
         "MINERACE_PLAYER_MOVE_RATE_PER_S": "1000",
         "MINERACE_PLAYER_MOVE_BURST": "1000",
@@ -76,6 +81,7 @@ def daphne_server(workdir: Path, *, lenient_screen: bool = True) -> Iterator[str
         # a browser on a busy machine may take longer than the 10 s a client needs.
         "MINERACE_MATCH_HELLO_GRACE_S": "120",
         **(LENIENT_SCREEN if lenient_screen else {}),
+        **(settings or {}),
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory channel layer is enough
     shutil.copyfile(migrated_sqlite_template(), workdir / "db.sqlite3")
