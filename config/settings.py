@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "games.social",
     "games.tv",
     "games.matches",
+    "games.records",
     "frontend",
 ]
 

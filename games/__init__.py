@@ -3,6 +3,7 @@
 The rooms, from the top down (docs/architecture.md draws the layers; import-linter keeps them):
 
     urls.py        /api/ routes to each room's views, admin.py moderation, management/ commands
+    records/       confirmed records with their signed kits, and the records they beat
     worker/        the worker's background passes, one list, one call that starts them
     tournaments/ matchmaking/ fairplay/ daily/ ratings/ bots/ presence/ analysis/ export/ tv/
     scores/ accounts/ history/ social/ matches/

@@ -125,7 +125,11 @@ class Game(models.Model):
         indexes = [models.Index(fields=["mode", "status", "-created_at"])]
         # Staff who hold it are moderators: the fair-play review queue in the admin
         # (games.fairplay.admin, docs/protocol.md 6.4).
-        permissions = [("review_game", "Can review games screened for fair play")]
+        # Those who hold confirm_record confirm record candidates (games.records.admin, 9.3).
+        permissions = [
+            ("review_game", "Can review games screened for fair play"),
+            ("confirm_record", "Can confirm record candidates as records"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.mode} {self.id} ({self.width}x{self.height}/{self.mines}, {self.status})"

@@ -14,6 +14,7 @@ from games.matches import views as matches
 from games.proof import views as proof
 from games.races import views as races
 from games.ratings import views as ratings
+from games.records import views as records
 from games.scores import views as scores
 from games.social import views as social
 from games.tournaments import views as tournaments
@@ -59,7 +60,9 @@ urlpatterns = [
     re_path(r"^players/(?P<name>.{1,64})/$", scores.player),
     re_path(r"^reports/$", fairplay.reports),
     re_path(r"^tv/$", tv.tv),
+    re_path(r"^records/$", records.records),
     re_path(r"^records/keys/$", proof.keys),
+    re_path(r"^records/(?P<record_id>[0-9]{1,18})/kit/$", records.kit),
     re_path(r"^matches/$", matches.matches),
     re_path(rf"^matches/{MATCH_ID}/$", matches.match),
     re_path(rf"^matches/{MATCH_ID}/accept/$", matches.accept),

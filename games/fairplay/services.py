@@ -38,7 +38,7 @@ from games.fairplay.screening import (
 )
 from games.fairplay.selectors import marked_user_ids
 from games.limits.locks import address_lock
-from games.models import Game, GameStatus, Player, PlayerStatus, Score
+from games.models import Game, GameStatus, Player, PlayerStatus, Score, Style
 from games.ratings.refunds import ratings_settle_mark
 from games.scores.leaderboards import all_time_entries, all_time_leader
 from games.scores.records import account_scores_hold, score_release
@@ -97,18 +97,33 @@ def _player_screen(*, game: Game, player: Player, counts: list[str], limits: Thr
     outcome = _outcome(game, player)
     found = screen(board_of(game), received_moves(player_id=player.id), outcome, limits)
     if "leaderboard" in counts and outcome.time_ms is not None:
-        board = {"preset": game.preset, "variant": game.variant}
-        leader = all_time_leader(**board)
-        if leader is not None and outcome.time_ms < leader:  # counted only for a would-be first
-            record = record_signal(
-                time_ms=outcome.time_ms,
-                leader_time_ms=leader,
-                entries=all_time_entries(**board),
-                thresholds=limits,
-            )
-            if record is not None:
-                found = Screen({**found.signals, "record": record}, found.timing)
+        record = _record_figures(game, player, outcome.time_ms, limits)
+        if record is not None:
+            found = Screen({**found.signals, "record": record}, found.timing)
     return found
+
+
+def _record_figures(game: Game, player: Player, time_ms: int, limits: Thresholds) -> Any:
+    """`record`'s figures when the win would be first on its all-time board by time, of all
+    wins or (an NF win, docs/protocol.md 9.3) of NF wins: the all-wins board's figures when it
+    is first there, else the NF board's, and `styles`, the boards it would be first on."""
+    fired: dict[str, Any] = {}
+    for style in [Style.ALL, Style.NF] if player.nf else [Style.ALL]:
+        board = {"preset": game.preset, "variant": game.variant, "style": style}
+        leader = all_time_leader(**board)
+        if leader is None or time_ms >= leader:  # counted only for a would-be first
+            continue
+        figures = record_signal(
+            time_ms=time_ms,
+            leader_time_ms=leader,
+            entries=all_time_entries(**board),
+            thresholds=limits,
+        )
+        if figures is not None:
+            fired[str(style)] = figures
+    if not fired:
+        return None
+    return {**next(iter(fired.values())), "styles": list(fired)}
 
 
 @transaction.atomic

@@ -79,6 +79,7 @@ placeholders = {
         st.from_regex(r"[a-z]{1,17}", fullmatch=True),
         segments,
     ),
+    "{record_id}": st.one_of(st.from_regex(r"[0-9]{1,19}", fullmatch=True), segments),
     "{name}": st.one_of(st.just("alice"), segments, st.text(min_size=60, max_size=70)),
 }
 

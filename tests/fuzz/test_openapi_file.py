@@ -22,6 +22,7 @@ SAMPLES = {
     "season": "current",
     "tournament_id": "nosuchtournament",
     "match_id": "nosuchmatch",
+    "record_id": "999999",
 }
 
 

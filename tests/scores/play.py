@@ -40,7 +40,7 @@ def play_solo(preset: str = "beginner", name: str = "alice", win: bool = True, u
 
 def fake_finish(
     name: str, time_ms: int | None, finished_at: datetime | None = None,
-    preset: str = "beginner", bbbv: int = 20, user=None, ranked: bool = True,
+    preset: str = "beginner", bbbv: int = 20, user=None, ranked: bool = True, nf: bool = False,
 ):  # fmt: skip
     """A finished ranked game row with one player, scored by the real score_record()."""
     game = Game.objects.create(
@@ -51,5 +51,6 @@ def fake_finish(
         game=game, name=name, name_key=name_skeleton(name), token_hash=f"{game.id}-{name}",
         status=PlayerStatus.WON if time_ms is not None else PlayerStatus.LOST,
         time_ms=time_ms, clicks=bbbv + 5, finished_at=finished_at or timezone.now(), user=user,
+        nf=nf and time_ms is not None,
     )  # fmt: skip
     return score_record(game=game, player=player)

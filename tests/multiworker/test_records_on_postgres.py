@@ -1,0 +1,16 @@
+"""Two moderators confirming one record at once (tests/records/confirm_at_once.py), on
+PostgreSQL: the module runs in a fresh pytest process whose settings point there, its threads
+each on a connection of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.servers import pytest_on_postgres
+
+pytestmark = pytest.mark.services
+
+
+def test_a_record_is_made_once_when_moderators_confirm_at_once(postgres):
+    passed, summary = pytest_on_postgres("tests/records/confirm_at_once.py", postgres.url)
+    assert passed == 2, summary
