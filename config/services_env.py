@@ -13,12 +13,15 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-# How long a connection attempt to one PostgreSQL host may take before libpq tries the next
-# host of the list (a host whose link is cut answers nothing, and the kernel's own connect
-# timeout is minutes); and how long sent data may stay unacknowledged before the connection
-# counts as dead (TCP_USER_TIMEOUT), so a query on a host that vanished fails instead of hanging.
-PG_CONNECT_TIMEOUT_S = 3
-PG_TCP_USER_TIMEOUT_MS = 5000
+# How long a connection attempt to one PostgreSQL host may take (a host whose link is cut
+# answers nothing, and the kernel's own connect timeout is minutes): 2 s, the least libpq and
+# psycopg accept; the hosts of a list are asked side by side (config/pg_hosts.py), so a silent
+# one delays nobody once another accepts writes. And how long sent data may stay
+# unacknowledged before the connection counts as dead (TCP_USER_TIMEOUT), so a query on a host
+# that vanished fails instead of hanging: inside a site's network a round trip is well under a
+# millisecond and 2 s leaves room for three retransmissions.
+PG_CONNECT_TIMEOUT_S = 2
+PG_TCP_USER_TIMEOUT_MS = 2000
 
 # Redis: a connection or a command to a shard that does not answer fails this fast; the
 # Sentinels are asked with the same bounds.
@@ -64,8 +67,9 @@ def database(url: str) -> dict[str, Any]:
 
 def postgres_failover_options(entry: dict[str, Any]) -> None:
     """Bound how long a dead or cut-off PostgreSQL host can hold a worker (unless the URL set
-    these itself), and check a pooled connection before handing it out, so the pool drops
-    the connections of a primary that went away instead of failing one request per each."""
+    these itself), check a pooled connection before handing it out, so the pool drops
+    the connections of a primary that went away instead of failing one request per each, and
+    have a pool over a host list ask its hosts side by side (config/pg_hosts.py)."""
     options = entry.setdefault("OPTIONS", {})
     options.setdefault("connect_timeout", PG_CONNECT_TIMEOUT_S)
     options.setdefault("tcp_user_timeout", PG_TCP_USER_TIMEOUT_MS)
@@ -74,6 +78,10 @@ def postgres_failover_options(entry: dict[str, Any]) -> None:
     options.setdefault("keepalives_interval", 2)
     options.setdefault("keepalives_count", 2)
     entry["CONN_HEALTH_CHECKS"] = True
+    if "," in str(entry.get("HOST") or "") and isinstance(options.get("pool"), dict):
+        from config.pg_hosts import PrimaryFirst
+
+        options["pool"].setdefault("connection_class", PrimaryFirst)
 
 
 def _address(entry: str) -> tuple[str, int]:

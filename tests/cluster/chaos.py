@@ -295,6 +295,34 @@ def everyone_moving(racers: list[Racer], since: float) -> bool:
     return all(p.status != "playing" or any(t > since for t in p.ack_times) for p in racers)
 
 
+async def _old_primary_demoted(site: Site, at: float) -> float:
+    """Seconds from the fault until the cut-off primary stops accepting writes (asked over
+    its host's own socket every 0.2 s): its keeper demotes it, or it stays a primary."""
+    victim = site.chaos_victim
+    while await asyncio.to_thread(site.postgres.serves_as_primary, victim):
+        await asyncio.sleep(0.2)
+    return round(time.monotonic() - at, 2)
+
+
+def _two_primaries(demoted: asyncio.Future, events: list, healed_after_s: float) -> dict:
+    """When the standby took writes (its `wait_primary`), when the cut-off primary stopped
+    (null: it still ran as a primary when the link came back) and how long both ran as
+    primaries. Not a loss: the old primary cannot acknowledge a commit meanwhile (its only
+    synchronous standby left it before being promoted), which `lost_acked` checks; docs/deploy.md
+    11.3 says why pg_auto_failover's keeper does not demote it sooner."""
+    promoted = next((t for t, what in events if '"wait_primary"' in what), None)
+    stopped = demoted.result() if demoted.done() and not demoted.cancelled() else None
+    if promoted is None:
+        overlap = 0.0
+    else:
+        overlap = max(0.0, (healed_after_s if stopped is None else stopped) - promoted)
+    return {
+        "new_primary_s": promoted,
+        "old_primary_demoted_s": stopped,
+        "two_primaries_s": round(overlap, 2),
+    }
+
+
 async def run_fault(
     site: Site,
     fault: Fault,
@@ -309,6 +337,8 @@ async def run_fault(
     log(f"fault: {fault.name}")
     at, wall_at = time.monotonic(), time.time()
     await asyncio.to_thread(fault.make, site)
+    cut_primary = fault.kind == "PostgreSQL" and "link" in fault.name
+    demoted = asyncio.ensure_future(_old_primary_demoted(site, at)) if cut_primary else None
     # Observe: until every racer has moved steadily for a while after the fault, or long enough.
     target = TARGETS_S.get(fault.kind, DEFAULT_TARGET_S)
     observe_until = at + max(observe_s, target + 4)
@@ -336,6 +366,10 @@ async def run_fault(
     steps = steps_to_recovery(slowest[1], at, slowest[0]) if slowest else []
     log("slowest racer's steps after the fault: " + "; ".join(f"{t:+.3f} {w}" for t, w in steps))
     healed_after_s = time.time() - wall_at
+    split = {}
+    if demoted is not None:  # a cut-off primary: was there ever a moment of two primaries?
+        demoted.cancel()
+        split = _two_primaries(demoted, site.postgres.events_since(wall_at), healed_after_s)
     if not healed:
         log("healing")
         await asyncio.to_thread(fault.heal, site)
@@ -364,6 +398,7 @@ async def run_fault(
         "site_whole_after": whole,
         "slowest_racer_steps": steps,
         "monitor_events": events,
+        **split,
     }
     for p in racers:
         p.refusals.clear()

@@ -38,8 +38,11 @@ MONITOR_SETTINGS = {
     "pgautofailover.node_considered_unhealthy_timeout": "2000",
     "pgautofailover.primary_demote_timeout": "3000",
 }
-# Each node's keeper: an isolated primary demotes itself after 2 s without the monitor or its
-# standby (before the monitor, at 3 s, lets the standby take over: never two primaries).
+# Each node's keeper. network_partition_timeout would demote a primary that lost both the
+# monitor and its standby, but pg_auto_failover counts from a moment it still saw the standby
+# after losing the monitor, so a cut-off primary runs on until the link is back: what keeps
+# it from acknowledging a commit is synchronous replication (docs/deploy.md 11.3; the pg-link
+# row's two_primaries_s measures it).
 KEEPER_SETTINGS = {
     "timeout.network_partition_timeout": "2",
     "timeout.prepare_promotion_catchup": "5",
@@ -354,6 +357,14 @@ class PostgresHA:
             if state in ("primary", "wait_primary", "single"):
                 return next(n for n in self.nodes if n.host.name == name)
         return None
+
+    def serves_as_primary(self, node: PostgresNode) -> bool:
+        """Whether `node`'s PostgreSQL runs and accepts writes, asked over its host's own
+        socket (so even while its link is cut): a node that demoted itself does not."""
+        try:
+            return node.psql("SELECT pg_is_in_recovery()").strip() == "f"
+        except Exception:
+            return False
 
     def standby(self) -> PostgresNode | None:
         primary = self.primary()

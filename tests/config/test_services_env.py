@@ -39,8 +39,19 @@ def test_failover_options_bound_a_dead_host_and_keep_what_the_url_said():
     entry = database(FAILOVER_URL + "&connect_timeout=7")
     postgres_failover_options(entry)
     assert entry["OPTIONS"]["connect_timeout"] == "7"
-    assert entry["OPTIONS"]["tcp_user_timeout"] == 5000
+    assert entry["OPTIONS"]["tcp_user_timeout"] == 2000
     assert entry["CONN_HEALTH_CHECKS"] is True
+
+
+def test_a_pool_over_a_host_list_asks_its_hosts_side_by_side():
+    from config.pg_hosts import PrimaryFirst
+
+    listed, single = database(FAILOVER_URL), database("postgres://u@db:5432/x")
+    for entry in (listed, single):
+        entry.setdefault("OPTIONS", {})["pool"] = {"max_size": 4}
+        postgres_failover_options(entry)
+    assert listed["OPTIONS"]["pool"]["connection_class"] is PrimaryFirst
+    assert "connection_class" not in single["OPTIONS"]["pool"]
 
 
 def test_sentinel_shards_make_one_host_entry_per_master_name():
