@@ -11,4 +11,5 @@ lives here.
     receive_stamp.py     each frame stamped when read, before any queue (fair play's timing)
     unavailable.py       a database or Redis away: 503 and Retry-After, internal and 1013
     socket_backlog.py    what a socket still holds to send (a slow spectator is skipped)
+    prebuilt_frames.py   one text frame built once, written as-is to many sockets
 """

@@ -145,6 +145,7 @@ class WebSocketGuard:
                 state["closed"] = True
             await send(message)
 
+        tracked_send.real_send = send  # what it wraps (games.edge.socket_backlog follows it)
         try:
             await self.app(scope, tracked_receive, tracked_send)
         except Exception as exc:

@@ -25,6 +25,7 @@ from games.edge.frames import (
     idempotency_key_of,
     load_frame,
 )
+from games.edge.prebuilt_frames import protocol_of, write_frame
 from games.edge.receive_stamp import RECEIVED_AT, ReceiveStamped
 from games.edge.socket_backlog import transport_of, unsent_bytes
 from games.edge.socket_limits import MoveLimit, admit_socket, check_hello_rate, client_address_of
@@ -109,6 +110,7 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         self.watch: watching.Watch | None = None  # a spectator's: this worker's watch of the game
         self.batch = False  # a spectator that asked for `batch` frames
         self.transport: object | None = None  # the socket's, once known (its backlog)
+        self.protocol: object | None = None  # Daphne's protocol of it, once known (prebuilt frames)
         self.closed = False  # set when either side closes: later frames are not handled
         self.cleaned_up = False
         self.presence_open = False  # a presence Connection row may exist for this socket
@@ -538,6 +540,15 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
         await self.send_text(frame_text(frame))
+
+    def write_prebuilt(self, frame: bytes) -> bool:
+        """Write a frame built once for every spectator straight to this socket (a watch's
+        batch: games.edge.prebuilt_frames); False when it cannot be, and send_text must."""
+        if self.closed:
+            return True  # nothing more goes out once a close has been sent or received
+        if self.protocol is None:
+            self.protocol = protocol_of(self.base_send)
+        return write_frame(self.protocol, frame)
 
     async def send_text(self, text: str) -> None:
         """Send a frame already written as JSON text (a WebSocket text frame)."""

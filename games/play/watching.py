@@ -29,6 +29,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.edge.frames import frame_text
+from games.edge.prebuilt_frames import text_frame
 from games.engine.common_ground import CommonGround
 from games.events import groups
 from games.play.frame_views import progress_of
@@ -47,6 +48,9 @@ class Spectator(Protocol):
     batch: bool
 
     async def send_text(self, text: str) -> None: ...
+
+    def write_prebuilt(self, frame: bytes) -> bool:
+        """Write a frame built once for all (False: not written, send the text instead)."""
 
     def unsent_bytes(self) -> int | None:
         """What its socket still holds to send (None: not known)."""
@@ -290,12 +294,21 @@ class Watch:
             await asyncio.sleep(interval)
 
     async def flush(self) -> None:
-        """Send each spectator the messages since its last frame, each text written once."""
+        """Send each spectator the messages since its last frame, each text written once and
+        each WebSocket frame built once (games.edge.prebuilt_frames): no per-spectator
+        encoding, and a spectator costs one write to its socket."""
         messages, self.log = self.log, []
         cursors = self.cursors
         self.cursors = {spectator: 0 for spectator in cursors}
         texts: list[str | None] = [None] * len(messages)
-        batches: dict[int, str] = {}
+        frames: dict[tuple[bool, int], list[tuple[str, bytes]]] = {}
+        built: dict[int, bytes] = {}
+
+        def single(index: int) -> bytes:  # one message's own frame, for clients without batch
+            if index not in built:
+                built[index] = text_frame(texts[index])
+            return built[index]
+
         limit = settings.MINERACE["SPECTATOR_BACKLOG_BYTES"]
         for number, (spectator, start) in enumerate(cursors.items()):
             if number and number % SEND_SLICE == 0:
@@ -307,21 +320,21 @@ class Watch:
             if (spectator.unsent_bytes() or 0) > limit:
                 self.fall_behind(spectator)  # its queue would only grow: a welcome later
                 continue
-            for index in range(start, len(messages)):
-                if texts[index] is None:
-                    texts[index] = frame_text(messages[index])
-            if spectator.batch:
-                text = batches.get(start)
-                if text is None:
-                    text = batches[start] = (
-                        '{"type":"batch","messages":[' + ",".join(texts[start:]) + "]}"
-                    )
-                outgoing = [text]
-            else:
-                outgoing = texts[start:]
+            outgoing = frames.get((spectator.batch, start))
+            if outgoing is None:
+                for index in range(start, len(messages)):
+                    if texts[index] is None:
+                        texts[index] = frame_text(messages[index])
+                if spectator.batch:
+                    batch = '{"type":"batch","messages":[' + ",".join(texts[start:]) + "]}"
+                    outgoing = [(batch, text_frame(batch))]
+                else:
+                    outgoing = [(texts[i], single(i)) for i in range(start, len(messages))]
+                frames[(spectator.batch, start)] = outgoing
             try:
-                for text in outgoing:
-                    await spectator.send_text(text)
+                for text, frame in outgoing:
+                    if not spectator.write_prebuilt(frame):
+                        await spectator.send_text(text)
             except Exception:  # its socket closed under it: the others still get theirs
                 log.info("a spectator of game %s is gone", self.game_id, exc_info=True)
                 self.detach(spectator)

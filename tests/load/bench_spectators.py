@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import multiprocessing
 import os
@@ -28,6 +29,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from tests.load.lean_spectators import watch_in_process
 from tests.load.loadtest import cpu_by_process, descendants, percentile, post_json
 from tests.support.proxy import Nginx
 from tests.support.servers import Daphne, PostgresDatabase, RedisServer, migrate, production_env
@@ -36,78 +38,15 @@ ANSWER_P99_MS, LAG_P99_MS = 50, 1000
 FLAG_ROW = 15  # the racers toggle flags on the bottom row: the race never ends
 
 
-def spectate(job: dict) -> dict:
-    """A client process: `count` spectators from `start_wall` to `end_wall`."""
-    return asyncio.run(_spectate(**job))
-
-
-async def _spectate(
-    ws_url: str, game_id: str, count: int, sample: int, start_wall: float, end_wall: float
-) -> dict:
+async def racers_join(nginx: Nginx, game_id: str, racers: int) -> tuple[list, list[str]]:
+    """The racers' sockets, joined, ready and started: before any spectator, so the race is
+    running (a lobby nobody has joined closes after LOBBY_IDLE_S, and its sockets are then
+    refused with 403: the refusals the first runs of this bench met at 500 spectators)."""
     from websockets.asyncio.client import connect
 
-    origin = ws_url.replace("ws://", "http://")
-    arrivals: list[tuple[str, int, float]] = []
-    frames, resyncs, last_seq = [0], [0], []
-
-    async def one(number: int) -> None:
-        async with connect(f"{ws_url}/ws/games/{game_id}/watch/", origin=origin,
-                           max_size=None, max_queue=None, open_timeout=120) as ws:  # fmt: skip
-            await ws.send(json.dumps({"type": "hello", "role": "spectator", "batch": True}))
-            seen: dict[str, int] = {}
-            keep = number % sample == 0
-            while True:
-                timeout = end_wall + 5 - time.time()
-                if timeout <= 0:
-                    break
-                try:
-                    text = await asyncio.wait_for(ws.recv(), timeout)
-                except TimeoutError:
-                    break
-                now = time.time()
-                frame = json.loads(text)
-                if start_wall <= now <= end_wall:
-                    frames[0] += 1
-                if frame["type"] == "welcome":
-                    seen.update(frame.get("seqs") or {})
-                    resyncs[0] += bool(frame.get("resync"))
-                for message in frame.get("messages", [frame]):
-                    if message["type"] == "progress":
-                        seen[message["player"]] = message["seq"]
-                        if keep:
-                            arrivals.append((message["player"], message["seq"], now))
-            last_seq.append(seen)
-
-    tasks = []
-    for number in range(count):
-        tasks.append(asyncio.ensure_future(one(number)))
-        if number % 10 == 9:
-            await asyncio.sleep(0.2)  # 50 handshakes a second per process, not a wall of them
-    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
-    errors = Counter(type(o).__name__ for o in outcomes if isinstance(o, BaseException))
-    return {"arrivals": arrivals, "frames": frames[0], "resyncs": resyncs[0],
-            "last_seq": last_seq, "opened": len(last_seq), "errors": dict(errors)}  # fmt: skip
-
-
-async def race(nginx: Nginx, game_id: str, racers: int, rate: float, start_wall: float,
-               end_wall: float) -> dict:  # fmt: skip
-    """The racers: join, ready, then each toggles a flag at `rate` moves/s until end_wall."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import InvalidStatus
-
-    origin = nginx.url
-
-    async def racer_socket():
-        """A racer's socket; a handshake a swamped worker refuses (403) is tried again."""
-        for attempt in range(5):
-            try:
-                return await connect(f"{nginx.ws_url}/ws/games/{game_id}/", origin=origin,
-                                     max_size=None, open_timeout=60)  # fmt: skip
-            except InvalidStatus:
-                await asyncio.sleep(1 + attempt)
-        raise RuntimeError("a racer could not connect")
-
-    sockets = [await racer_socket() for _ in range(racers)]
+    sockets = [await connect(f"{nginx.ws_url}/ws/games/{game_id}/", origin=nginx.url,
+                             max_size=None, max_queue=None, open_timeout=60)
+               for _ in range(racers)]  # fmt: skip
     ids = []
     for number, ws in enumerate(sockets):
         await ws.send(json.dumps({"type": "hello", "role": "player", "name": f"racer{number}"}))
@@ -119,6 +58,14 @@ async def race(nginx: Nginx, game_id: str, racers: int, rate: float, start_wall:
     for ws in sockets:
         while json.loads(await ws.recv())["type"] != "started":
             pass
+    return sockets, ids
+
+
+async def race(sockets: list, ids: list[str], rate: float, start_wall: float,
+               end_wall: float) -> dict:  # fmt: skip
+    """Each racer toggles a flag at `rate` moves/s from 3 s before start_wall to end_wall;
+    until then it answers nothing but keeps its socket (the client library answers pings)."""
+    racers = len(sockets)
     sent: dict[tuple[str, int], float] = {}
     answers: list[float] = []
 
@@ -148,33 +95,43 @@ async def race(nginx: Nginx, game_id: str, racers: int, rate: float, start_wall:
 def run_level(args, nginx: Nginx, workers: list[Daphne], spectators: int) -> dict:
     game = post_json(nginx.url + "/api/games/", {"mode": "race", "preset": "expert",
                                                   "max_players": args.racers})  # fmt: skip
-    setup_s = 15 + spectators / (40 * args.procs)  # the handshakes, 50 a second per process
-    start_wall = time.time() + setup_s + args.warmup
-    end_wall = start_wall + args.duration
-    per_proc = [spectators // args.procs + (p < spectators % args.procs) for p in range(args.procs)]
-    jobs = [{"ws_url": nginx.ws_url, "game_id": game["id"], "count": n, "sample": args.sample,
-             "start_wall": start_wall, "end_wall": end_wall} for n in per_proc if n]  # fmt: skip
     pids = [w.process.pid for w in workers]
-    with multiprocessing.get_context("spawn").Pool(max(1, len(jobs))) as pool:
-        pending = pool.map_async(spectate, jobs)
-        time.sleep(max(0.0, start_wall - time.time() - args.warmup - 5))
-        raced = {}
+    per_proc = [spectators // args.procs + (p < spectators % args.procs) for p in range(args.procs)]
+    raced: dict = {}
 
-        def window_cpu() -> float:
-            seen = cpu_by_process()
-            return sum(seen[p][1] for p in descendants(pids) if p in seen)
+    def cpu_of(pids_: list[int]) -> float:
+        seen = cpu_by_process()
+        return sum(seen[p][1] for p in descendants(pids_) if p in seen)
 
-        async def measured() -> None:
-            task = asyncio.ensure_future(race(nginx, game["id"], args.racers, args.rate,
-                                              start_wall, end_wall))  # fmt: skip
+    async def measured() -> list[dict]:
+        sockets, ids = await racers_join(nginx, game["id"], args.racers)
+        open_s = spectators / args.open_rate
+        start_wall = time.time() + open_s + 3 + args.warmup  # 3 s: the last hellos answered
+        end_wall = start_wall + args.duration
+        first = [sum(per_proc[:p]) for p in range(len(per_proc))]
+        jobs = [{"ws_url": nginx.ws_url, "game_id": game["id"], "count": n,
+                 "sample": args.sample, "open_per_s": args.open_rate / args.procs,
+                 "start_wall": start_wall, "end_wall": end_wall, "first_number": f}
+                for n, f in zip(per_proc, first, strict=True) if n]  # fmt: skip
+        loop = asyncio.get_running_loop()
+        with concurrent.futures.ProcessPoolExecutor(
+            max(1, len(jobs)), mp_context=multiprocessing.get_context("spawn")
+        ) as pool:
+            watching = [loop.run_in_executor(pool, watch_in_process, job) for job in jobs]
+            playing = asyncio.ensure_future(race(sockets, ids, args.rate, start_wall, end_wall))
             await asyncio.sleep(max(0.0, start_wall - time.time()))
-            before = window_cpu()
+            before = cpu_of(pids), cpu_of([os.getpid()]), cpu_of([nginx.process.pid])
             await asyncio.sleep(max(0.0, end_wall - time.time()))
-            raced["cpu_s"] = window_cpu() - before
-            raced.update(await task)
+            after = cpu_of(pids), cpu_of([os.getpid()]), cpu_of([nginx.process.pid])
+            raced.update(await playing)
+            raced["cpu_s"], raced["main_cpu_s"], raced["nginx_cpu_s"] = (
+                a - b for a, b in zip(after, before, strict=True)
+            )
+            raced["window"] = (start_wall, end_wall)
+            return list(await asyncio.gather(*watching))
 
-        asyncio.run(measured())
-        watched = pending.get(timeout=600)
+    watched = asyncio.run(measured())
+    start_wall, end_wall = raced["window"]
     sent = raced["sent"]
     lags = [(at - sent[(p, s)]) * 1000 for w in watched for p, s, at in w["arrivals"]
             if (p, s) in sent and start_wall <= sent[(p, s)] <= end_wall]  # fmt: skip
@@ -183,26 +140,34 @@ def run_level(args, nginx: Nginx, workers: list[Daphne], spectators: int) -> dic
     lost = sum(1 for w in watched for seen in w["last_seq"]
                if any(seen.get(p, 0) < s for p, s in final.items()))  # fmt: skip
     per_spectator_s = max(1, spectators) * args.duration
+    errors: Counter = Counter()
+    for w in watched:
+        errors.update(w["errors"])
     result = {
         "spectators": spectators,
         "opened": opened,
+        "closed_early": sum(w["closed_early"] for w in watched),
         "moves_per_s": round(len(raced["answers"]) / args.duration, 1),
         "answer_p50_ms": _round(percentile(raced["answers"], 50)),
         "answer_p99_ms": _round(percentile(raced["answers"], 99)),
         "lag_p50_ms": _round(percentile(lags, 50)),
         "lag_p99_ms": _round(percentile(lags, 99)),
+        "lag_samples": len(lags),
         "frames_per_spectator_s": round(sum(w["frames"] for w in watched) / per_spectator_s, 2),
         "worker_cpu_cores": round(raced["cpu_s"] / args.duration, 2),
         "worker_cpu_ms_per_spectator_s": round(1000 * raced["cpu_s"] / per_spectator_s, 3)
         if spectators
         else None,
+        "nginx_cpu_cores": round(raced["nginx_cpu_s"] / args.duration, 2),
+        "client_cpu_cores": round(raced["main_cpu_s"] / args.duration, 2),
         "spectators_behind_at_end": lost,
         "resyncs": sum(w["resyncs"] for w in watched),
-        "spectator_errors": dict(sum((Counter(w.get("errors", {})) for w in watched), Counter())),
+        "spectator_errors": dict(errors),
+        "machine_load_1m": round(os.getloadavg()[0], 2),
     }
     result["held"] = (result["answer_p99_ms"] or 0) < ANSWER_P99_MS and (
         result["lag_p99_ms"] is None or result["lag_p99_ms"] < LAG_P99_MS
-    ) and opened == spectators  # fmt: skip
+    ) and opened == spectators and not result["closed_early"]  # fmt: skip
     return result
 
 
@@ -218,6 +183,12 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--procs", type=int, default=2, help="spectator client processes")
+    parser.add_argument(
+        "--open-rate",
+        type=float,
+        default=50,
+        help="spectator handshakes a second, over all client processes",
+    )
     parser.add_argument("--sample", type=int, default=10, help="lag from every n-th spectator")
     parser.add_argument("--batch-hz", default="4")
     args = parser.parse_args()
@@ -233,6 +204,8 @@ def main() -> None:
         migrate(env)
         workers = [Daphne(env, logdir / f"worker-{i}.log").start() for i in range(2)]
         nginx = Nginx([w.port for w in workers], colocate=True).start()
+        # For a profiler: py-spy record --pid <pid> while a level runs (docs/benchmarks.md 17).
+        print(json.dumps({"worker_pids": [w.process.pid for w in workers]}), flush=True)
         for level in [int(n) for n in args.spectators.split(",")]:
             results.append(run_level(args, nginx, workers, level))
             print(json.dumps(results[-1]), flush=True)

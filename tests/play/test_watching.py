@@ -9,6 +9,8 @@ import json
 
 import pytest
 from channels.layers import get_channel_layer
+from websockets.frames import Frame, Opcode
+from websockets.streams import StreamReader
 
 from games.events import groups
 from games.play import watching
@@ -25,15 +27,24 @@ def _short_countdown(settings):
 class Watcher:
     """A spectator as a watch sees it, whose socket's backlog the test sets."""
 
-    def __init__(self, watch: watching.Watch, batch: bool = True) -> None:
+    def __init__(self, watch: watching.Watch, batch: bool = True, prebuilt: bool = False) -> None:
         self.watch = watch
         self.batch = batch
+        self.prebuilt = prebuilt  # takes frames built once (a Daphne socket), else texts only
         self.texts: list[str] = []
+        self.frames: list[bytes] = []
         self.backlog = 0
         self.resyncs = 0
 
     async def send_text(self, text: str) -> None:
         self.texts.append(text)
+
+    def write_prebuilt(self, frame: bytes) -> bool:
+        if not self.prebuilt:
+            return False
+        self.frames.append(frame)
+        self.texts.append(parse_frame(frame).data.decode("utf-8"))
+        return True
 
     def unsent_bytes(self) -> int | None:
         return self.backlog
@@ -48,6 +59,20 @@ class Watcher:
             frame = json.loads(text)
             out += frame["messages"] if frame["type"] == "batch" else [frame]
         return out
+
+
+def parse_frame(data: bytes) -> Frame:
+    """One whole server frame, parsed as a WebSocket client parses it (it must be all of it)."""
+    reader = StreamReader()
+    reader.feed_data(data)
+    reader.feed_eof()
+    parser = Frame.parse(reader.read_exact, mask=False)
+    try:
+        next(parser)
+    except StopIteration as done:
+        assert reader.at_eof()
+        return done.value
+    raise AssertionError("an incomplete frame")
 
 
 async def until(condition, timeout: float = 5) -> None:
@@ -89,6 +114,22 @@ async def test_spectators_at_one_point_share_one_batch_text():
     assert [m["type"] for m in first.messages()] == ["progress"]
     assert first.messages()[0]["player"] == wa["you"]
     await leave(watch, [first, second], [alice, bob])
+
+
+async def test_a_batch_is_framed_once_for_every_spectator_at_one_point():
+    _, (alice, bob), (wa, _), watch = await running_race_with_a_watch()
+    first, second = Watcher(watch, prebuilt=True), Watcher(watch, prebuilt=True)
+    one_by_one = Watcher(watch, batch=False, prebuilt=True)
+    attach(watch, first, second, one_by_one)
+    await alice.request({"type": "reveal", "x": 4, "y": 2})
+    await until(lambda: first.frames and second.frames and one_by_one.frames)
+    assert first.frames[0] is second.frames[0]  # the same bytes object: framed once
+    frame = parse_frame(first.frames[0])
+    assert frame.opcode == Opcode.TEXT and frame.fin
+    assert [m["type"] for m in first.messages()] == ["progress"]
+    assert first.messages()[0]["player"] == wa["you"]
+    assert [json.loads(t)["type"] for t in one_by_one.texts] == ["progress"]  # not a batch
+    await leave(watch, [first, second, one_by_one], [alice, bob])
 
 
 async def test_a_spectator_that_cannot_keep_up_is_skipped_then_welcomed_afresh(settings):

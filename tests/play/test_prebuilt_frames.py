@@ -1,0 +1,60 @@
+"""Frames built once for many sockets (games/edge/prebuilt_frames.py): each is a whole valid
+text frame for a WebSocket client, whatever its length, and only an open, plain socket is
+written to directly."""
+
+from __future__ import annotations
+
+from autobahn.twisted.websocket import WebSocketServerProtocol
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.edge.prebuilt_frames import protocol_of, text_frame, write_frame
+from tests.play.test_watching import parse_frame
+
+
+@given(st.text(max_size=300) | st.sampled_from(["a" * 125, "b" * 126, "é" * 40_000, "c" * 65_536]))
+def test_a_prebuilt_frame_is_one_whole_text_frame_of_its_text(text):
+    frame = parse_frame(text_frame(text))
+    assert frame.fin and frame.opcode.name == "TEXT"
+    assert frame.data.decode("utf-8") == text
+
+
+class Transport:
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+
+def a_protocol(state: int) -> WebSocketServerProtocol:
+    protocol = WebSocketServerProtocol()
+    protocol.state = state
+    protocol.send_queue = []
+    protocol._perMessageCompress = None
+    protocol.transport = Transport()
+    return protocol
+
+
+def test_only_an_open_plain_socket_is_written_to_directly():
+    frame = text_frame("{}")
+    open_socket = a_protocol(WebSocketServerProtocol.STATE_OPEN)
+    assert write_frame(open_socket, frame) and open_socket.transport.written == [frame]
+    for state in (WebSocketServerProtocol.STATE_CONNECTING, WebSocketServerProtocol.STATE_CLOSING,
+                  WebSocketServerProtocol.STATE_CLOSED):  # fmt: skip
+        protocol = a_protocol(state)
+        assert not write_frame(protocol, frame) and protocol.transport.written == []
+    queued = a_protocol(WebSocketServerProtocol.STATE_OPEN)
+    queued.send_queue = [(b"x", True)]
+    assert not write_frame(queued, frame) and queued.transport.written == []
+    compressed = a_protocol(WebSocketServerProtocol.STATE_OPEN)
+    compressed._perMessageCompress = object()
+    assert not write_frame(compressed, frame) and compressed.transport.written == []
+    assert not write_frame(None, frame)
+
+
+def test_a_send_without_daphne_behind_it_has_no_protocol():
+    async def send(message):  # the test communicator's kind of send
+        pass
+
+    assert protocol_of(send) is None
