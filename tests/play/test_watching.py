@@ -9,11 +9,11 @@ import json
 
 import pytest
 from channels.layers import get_channel_layer
-from websockets.frames import Frame, Opcode
-from websockets.streams import StreamReader
+from websockets.frames import Opcode
 
 from games.events import groups
 from games.play import watching
+from tests.edge.test_prebuilt_frames import parse_frame
 from tests.play.race_helpers import race, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,20 +59,6 @@ class Watcher:
             frame = json.loads(text)
             out += frame["messages"] if frame["type"] == "batch" else [frame]
         return out
-
-
-def parse_frame(data: bytes) -> Frame:
-    """One whole server frame, parsed as a WebSocket client parses it (it must be all of it)."""
-    reader = StreamReader()
-    reader.feed_data(data)
-    reader.feed_eof()
-    parser = Frame.parse(reader.read_exact, mask=False)
-    try:
-        next(parser)
-    except StopIteration as done:
-        assert reader.at_eof()
-        return done.value
-    raise AssertionError("an incomplete frame")
 
 
 async def until(condition, timeout: float = 5) -> None:

@@ -1,15 +1,36 @@
 """Frames built once for many sockets (games/edge/prebuilt_frames.py): each is a whole valid
 text frame for a WebSocket client, whatever its length, and only an open, plain socket is
-written to directly."""
+written to directly; and the walk from a consumer's send to Daphne's protocol gets through
+every wrapper the deployed stack puts on the way."""
 
 from __future__ import annotations
 
+import functools
+
 from autobahn.twisted.websocket import WebSocketServerProtocol
+from channels.auth import AuthMiddlewareStack
 from hypothesis import given
 from hypothesis import strategies as st
+from websockets.frames import Frame
+from websockets.streams import StreamReader
 
 from games.edge.prebuilt_frames import protocol_of, text_frame, write_frame
-from tests.play.test_watching import parse_frame
+from games.edge.socket_backlog import transport_of
+from games.edge.unavailable import WebSocketGuard
+
+
+def parse_frame(data: bytes) -> Frame:
+    """One whole server frame, parsed as a WebSocket client parses it (it must be all of it)."""
+    reader = StreamReader()
+    reader.feed_data(data)
+    reader.feed_eof()
+    parser = Frame.parse(reader.read_exact, mask=False)
+    try:
+        next(parser)
+    except StopIteration as done:
+        assert reader.at_eof()
+        return done.value
+    raise AssertionError("an incomplete frame")
 
 
 @given(st.text(max_size=300) | st.sampled_from(["a" * 125, "b" * 126, "é" * 40_000, "c" * 65_536]))
@@ -58,3 +79,24 @@ def test_a_send_without_daphne_behind_it_has_no_protocol():
         pass
 
     assert protocol_of(send) is None
+
+
+async def test_a_consumers_send_leads_to_daphnes_protocol_through_the_deployed_wrappers():
+    """As config/asgi.py stacks them: the socket guard, then the session and auth middleware, around
+    the consumer; Daphne's send is a partial of its reply handler and the protocol. Without
+    this walk a slow spectator's backlog is never seen (games.play.watching skips on it)."""
+    protocol = a_protocol(WebSocketServerProtocol.STATE_OPEN)
+    given_sends = []
+
+    async def consumer(scope, receive, send):
+        given_sends.append(send)
+
+    async def handle_reply(protocol, message):
+        pass
+
+    app = WebSocketGuard(AuthMiddlewareStack(consumer))
+    scope = {"type": "websocket", "path": "/ws/games/x/watch/", "headers": []}
+    await app(scope, None, functools.partial(handle_reply, protocol))
+    (send,) = given_sends
+    assert protocol_of(send) is protocol
+    assert transport_of(send) is protocol.transport
