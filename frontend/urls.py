@@ -12,6 +12,7 @@ urlpatterns = [
     path("tv/", views.tv, name="tv"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("ratings/", views.ratings, name="ratings"),
+    path("records/", views.records, name="records"),
     path("daily/", views.daily, name="daily"),
     re_path(r"^daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/$", views.daily_day, name="daily_day"),
     re_path(r"^players/(?P<name>.{1,64})/$", views.player, name="player"),

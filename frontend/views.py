@@ -98,6 +98,12 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/leaderboards.html")
 
 
+def records(request: HttpRequest) -> HttpResponse:
+    """Confirmed records and the records they beat (docs/protocol.md 9.3): drawn by
+    records/page.js from /api/records/."""
+    return render(request, "frontend/records.html")
+
+
 def ratings(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/ratings.html")
 

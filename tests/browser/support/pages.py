@@ -167,3 +167,44 @@ def final_view(
                 state = "wrongflag"
             view[(x, y)] = state
     return view
+
+
+def win_as_account(
+    base_url: str, database: Path, session: str, preset: str, pause_s: float = 0
+) -> str:
+    """A ranked solo win of the account whose session this is, over the WebSocket, without a
+    flag (the seed read from the server's database once the first reveal made the board),
+    `pause_s` between its moves."""
+    game = api(base_url, "/api/games/", {"mode": "solo", "preset": preset})
+    url = base_url.replace("http", "ws", 1) + f"/ws/games/{game['id']}/"
+    headers = {"Cookie": f"sessionid={session}"}
+    with connect(url, origin=base_url, additional_headers=headers, proxy=None) as socket:
+        sent = 0
+
+        def request(frame: dict) -> dict:
+            nonlocal sent
+            sent += 1
+            socket.send(json.dumps({**frame, "id": sent}))
+            while True:
+                answer = json.loads(socket.recv(timeout=10))
+                if answer.get("re") == sent:
+                    assert answer["type"] != "error", answer
+                    return answer
+
+        request({"type": "hello", "role": "player"})
+        first = (game["width"] // 2, game["height"] // 2)
+        opened = {
+            (x, y) for x, y, _ in request({"type": "reveal", "x": first[0], "y": first[1]})["cells"]
+        }
+        board = secret_board(database, game["id"])
+        for index in range(board.size):
+            cell = board.xy(index)
+            if board.is_mine(index) or cell in opened:
+                continue
+            time.sleep(pause_s)
+            answer = request({"type": "reveal", "x": cell[0], "y": cell[1]})
+            opened |= {(x, y) for x, y, _ in answer["cells"]}
+            if answer["status"] != "playing":
+                assert answer["status"] == "won"
+                break
+    return game["id"]

@@ -131,6 +131,11 @@ export function getLeaderboard(preset, period, ranking, variant = "classic", sty
   return request("GET", `/api/leaderboards/${encodeURIComponent(preset)}/?${query}`);
 }
 
+/** GET /api/records/: each kind's confirmed record and the ones they beat (docs/protocol.md 9.3). */
+export function getRecords() {
+  return request("GET", "/api/records/");
+}
+
 /** GET /api/ratings/<preset>/?variant= (classic or no_guess): accounts by rating. */
 export function getRatings(preset, variant = "classic") {
   const query = new URLSearchParams({ variant });

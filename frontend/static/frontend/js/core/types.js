@@ -412,6 +412,31 @@
  * @property {string | null} [player_page]
  */
 /**
+ * A confirmed record (docs/protocol.md 9.3); in `history`, with the record that beat it.
+ * @typedef {object} RecordEntry
+ * @property {number} id
+ * @property {Preset} preset
+ * @property {Variant} variant
+ * @property {"all" | "nf"} style
+ * @property {string} name
+ * @property {string | null} player_page
+ * @property {number} time_ms
+ * @property {number} bbbv
+ * @property {number} bbbv_per_s
+ * @property {string} game
+ * @property {string} set_at
+ * @property {string} confirmed_at
+ * @property {string} kit the path of its verification kit
+ * @property {number} [beaten_by]
+ * @property {string} [beaten_at]
+ */
+/**
+ * `GET /api/records/` (docs/protocol.md 9.3).
+ * @typedef {object} RecordsAnswer
+ * @property {RecordEntry[]} records
+ * @property {RecordEntry[]} history
+ */
+/**
  * `GET /api/me/` (docs/protocol.md 6.1).
  * @typedef {object} Me
  * @property {string} name
