@@ -6,16 +6,19 @@ every wrapper the deployed stack puts on the way."""
 from __future__ import annotations
 
 import functools
+import socket
 
+import pytest
 from autobahn.twisted.websocket import WebSocketServerProtocol
 from channels.auth import AuthMiddlewareStack
 from hypothesis import given
 from hypothesis import strategies as st
+from twisted.internet import tcp
 from websockets.frames import Frame
 from websockets.streams import StreamReader
 
-from games.edge.prebuilt_frames import protocol_of, text_frame, write_frame
-from games.edge.socket_backlog import transport_of
+from games.edge.prebuilt_frames import protocol_of, send_now, text_frame, write_frame
+from games.edge.socket_backlog import transport_of, unsent_bytes
 from games.edge.unavailable import WebSocketGuard
 
 
@@ -81,6 +84,7 @@ def test_a_send_without_daphne_behind_it_has_no_protocol():
     assert protocol_of(send) is None
 
 
+@pytest.mark.django_db(transaction=True)  # the auth middleware may look the session up
 async def test_a_consumers_send_leads_to_daphnes_protocol_through_the_deployed_wrappers():
     """As config/asgi.py stacks them: the socket guard, then the session and auth middleware, around
     the consumer; Daphne's send is a partial of its reply handler and the protocol. Without
@@ -100,3 +104,38 @@ async def test_a_consumers_send_leads_to_daphnes_protocol_through_the_deployed_w
     (send,) = given_sends
     assert protocol_of(send) is protocol
     assert transport_of(send) is protocol.transport
+
+
+class Reactor:
+    """What a Twisted connection asks of its reactor when it must wait to write."""
+
+    def __init__(self) -> None:
+        self.writers: list = []
+
+    def addWriter(self, selectable) -> None:
+        self.writers.append(selectable)
+
+    def removeWriter(self, selectable) -> None:
+        pass
+
+
+def test_a_frame_goes_to_the_kernel_at_once_and_only_what_it_refuses_is_queued():
+    server, client = socket.socketpair()
+    server.setblocking(False)
+    reactor = Reactor()
+    connection = tcp.Connection(server, None, reactor)
+    connection.connected = True
+    try:
+        frame = text_frame('{"type":"batch","messages":[]}')
+        send_now(connection, frame)
+        assert client.recv(100) == frame and reactor.writers == []  # no loop turn waited for
+        big = text_frame("x" * 100_000)
+        while unsent_bytes(connection) == 0:  # the reader has stopped: the kernel fills up
+            send_now(connection, big)
+        assert reactor.writers == [connection]  # the rest waits for the socket, in order
+        queued = unsent_bytes(connection)
+        send_now(connection, frame)
+        assert unsent_bytes(connection) == queued + len(frame)  # behind what was queued
+    finally:
+        server.close()
+        client.close()
