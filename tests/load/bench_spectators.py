@@ -6,14 +6,17 @@
 It starts two Daphne workers (DEBUG=0, the Redis pub/sub layer) on a fresh PostgreSQL database
 and a Redis of its own, behind the nginx of tests/support/proxy.py with deploy/nginx's config
 (a race's racers hashed to one worker, spectators' own sockets, /ws/games/<id>/watch/, spread).
-For each level it creates a race, joins its racers through nginx, opens the spectators (in
---procs client processes, each saying hello with `batch: true`), and measures a window of
---duration seconds after a warm-up: the racers' answer p99 (a move sent to its `cells`), the
-spectators' lag p99 (a move sent, before its commit, to the batch holding it arriving: an
-upper bound of commit to arrival; taken on every spectator of every --sample-th), frames and
-worker CPU per spectator per second, moves lost by a spectator and fresh welcomes (resync).
-It prints one JSON line per level, then a table; a level holds when answer p99 < 50 ms and
-lag p99 < 1 s. Figures and the command go to docs/benchmarks.md (section "Spectators").
+For each level it creates a race and joins, readies and starts its racers first (a lobby nobody
+has joined is closed after LOBBY_IDLE_S, and its sockets are then refused with 403), then opens
+the spectators (lean clients, tests/load/lean_spectators.py, in --procs processes at
+--open-rate handshakes a second, each saying hello with `batch: true`), and measures a window
+of --duration seconds after a warm-up: the racers' answer p99 (a move sent to its `cells`),
+the spectators' lag p99 (a move sent, before its commit, to the batch holding it arriving: an
+upper bound of commit to arrival; taken on every --sample-th spectator), frames per spectator
+per second, the CPU of the workers, nginx and the client, moves a spectator never saw and
+fresh welcomes (resync). It prints the workers' pids (for py-spy), one JSON line per level,
+then a table; a level holds when answer p99 < 50 ms, lag p99 < 1 s and every spectator held
+its socket. Figures and the command go to docs/benchmarks.md 17.
 """
 
 from __future__ import annotations
