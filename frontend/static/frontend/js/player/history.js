@@ -19,13 +19,6 @@ const summaryGames = document.getElementById("summary-games");
 const summaryWins = document.getElementById("summary-wins");
 const summaryRate = document.getElementById("summary-win-rate");
 
-let name = "";
-let everyGame = false; // an account: its every game, not only the ranked ones
-let filters = {};
-let next = null;
-let total = 0;
-let loading = 0; // the number of the latest request: answers to older ones are dropped
-
 export function noGuessTag() {
   const tag = document.createElement("span");
   tag.className = "tag tag-no-guess";
@@ -104,109 +97,124 @@ function historyRow(entry) {
   return tr;
 }
 
-function showSummary(summary) {
-  total = summary.games;
-  summaryGames.textContent = String(summary.games);
-  summaryWins.textContent = String(summary.wins);
-  summaryRate.textContent = winRateText(summary.win_rate);
-  summaryRate.dataset.winRate = summary.win_rate ?? "";
-}
-
-function showCount() {
-  const shown = body.rows.length;
-  count.textContent = total ? `Showing ${shown} of ${total} game${total === 1 ? "" : "s"}` : "";
-  more.hidden = next === null;
-  empty.hidden = total > 0;
-  table.hidden = total === 0;
-}
-
 function showError(error) {
   status.textContent = `Could not load the games: ${error.message}`;
   status.hidden = false;
 }
 
-/** After a failed first page: nothing of the previous view stays on show. */
-function clearRows() {
-  body.replaceChildren();
-  next = null;
-  total = 0;
-  for (const value of [summaryGames, summaryWins, summaryRate]) value.textContent = DASH;
-  summaryRate.dataset.winRate = "";
-  delete table.dataset.loaded;
-  table.hidden = true;
-  empty.hidden = true;
-  more.hidden = true;
-  count.textContent = "";
-}
-
-/** Show the first page of the games a view's filters choose (a new view replaces the rows). */
-export async function showHistory(view) {
-  const request = ++loading;
-  filters = filtersOf(view, everyGame);
-  section.hidden = false;
-  table.setAttribute("aria-busy", "true");
-  more.disabled = true;
-  try {
-    const answer = await getPlayerGames(name, filters);
-    if (request !== loading) return;
-    status.hidden = true;
-    next = answer.next;
-    showSummary(answer.summary);
-    body.replaceChildren(...answer.games.map(historyRow));
-    table.dataset.loaded = new URLSearchParams(
-      Object.entries(filters).filter(([, value]) => value),
-    ).toString();
-    showCount();
-  } catch (error) {
-    if (request !== loading) return;
-    clearRows();
-    showError(error);
-  } finally {
-    if (request === loading) {
-      table.removeAttribute("aria-busy");
-      more.disabled = false;
-    }
+/** One player's history on the page: the view it shows and how far it has been paged. */
+export class History {
+  /**
+   * Set up the history of the player `name`; an account (`everyGame`) shows every game, not
+   * only the ranked ones.
+   * @param {string} name
+   * @param {boolean} everyGame
+   */
+  constructor(name, everyGame = false) {
+    this.name = name;
+    this.everyGame = everyGame;
+    this.filters = {};
+    /** @type {string | null} */
+    this.next = null;
+    this.total = 0;
+    this.loading = 0; // the number of the latest request: answers to older ones are dropped
+    document.getElementById("kind-field").hidden = !everyGame;
+    document.getElementById("history-hint").hidden = !everyGame;
+    more.addEventListener("click", () => this.loadMore());
   }
-}
 
-/** The next 50 games of the same view, appended. */
-async function loadMore() {
-  if (next === null) return;
-  const request = ++loading;
-  more.disabled = true;
-  more.textContent = "Loading…";
-  const firstNew = body.rows.length;
-  try {
-    const answer = await getPlayerGames(name, filters, next);
-    if (request !== loading) return;
-    status.hidden = true;
-    next = answer.next;
-    showSummary(answer.summary);
-    body.append(...answer.games.map(historyRow));
-  } catch (error) {
-    if (request !== loading) return;
-    showError(error);
-  } finally {
-    more.textContent = "Load 50 more";
-    if (request === loading) {
-      more.disabled = false;
-      showCount();
-      // The button is gone after the last page: the keyboard goes on in the new rows.
-      const focusLost = /** @type {Element[]} */ ([more, document.body]).includes(
-        document.activeElement,
-      );
-      if (more.hidden && focusLost) {
-        body.rows[firstNew]?.querySelector("a")?.focus();
+  showSummary(summary) {
+    this.total = summary.games;
+    summaryGames.textContent = String(summary.games);
+    summaryWins.textContent = String(summary.wins);
+    summaryRate.textContent = winRateText(summary.win_rate);
+    summaryRate.dataset.winRate = summary.win_rate ?? "";
+  }
+
+  showCount() {
+    const shown = body.rows.length;
+    const total = this.total;
+    count.textContent = total ? `Showing ${shown} of ${total} game${total === 1 ? "" : "s"}` : "";
+    more.hidden = this.next === null;
+    empty.hidden = total > 0;
+    table.hidden = total === 0;
+  }
+
+  /** After a failed first page: nothing of the previous view stays on show. */
+  clearRows() {
+    body.replaceChildren();
+    this.next = null;
+    this.total = 0;
+    for (const value of [summaryGames, summaryWins, summaryRate]) value.textContent = DASH;
+    summaryRate.dataset.winRate = "";
+    delete table.dataset.loaded;
+    table.hidden = true;
+    empty.hidden = true;
+    more.hidden = true;
+    count.textContent = "";
+  }
+
+  /** Show the first page of the games a view's filters choose (a new view replaces the rows). */
+  async show(view) {
+    const request = ++this.loading;
+    this.filters = filtersOf(view, this.everyGame);
+    const filters = this.filters;
+    section.hidden = false;
+    table.setAttribute("aria-busy", "true");
+    more.disabled = true;
+    try {
+      const answer = await getPlayerGames(this.name, filters);
+      if (request !== this.loading) return;
+      status.hidden = true;
+      this.next = answer.next;
+      this.showSummary(answer.summary);
+      body.replaceChildren(...answer.games.map(historyRow));
+      table.dataset.loaded = new URLSearchParams(
+        Object.entries(filters).filter(([, value]) => value),
+      ).toString();
+      this.showCount();
+    } catch (error) {
+      if (request !== this.loading) return;
+      this.clearRows();
+      showError(error);
+    } finally {
+      if (request === this.loading) {
+        table.removeAttribute("aria-busy");
+        more.disabled = false;
       }
     }
   }
-}
 
-/** Set up the history of the player `playerName`; an account (`account`) shows every game. */
-export function startHistory(playerName, account = false) {
-  name = playerName;
-  everyGame = account;
-  document.getElementById("kind-field").hidden = !account;
-  document.getElementById("history-hint").hidden = !account;
-  more.addEventListener("click", loadMore);
+  /** The next 50 games of the same view, appended. */
+  async loadMore() {
+    if (this.next === null) return;
+    const request = ++this.loading;
+    more.disabled = true;
+    more.textContent = "Loading…";
+    const firstNew = body.rows.length;
+    try {
+      const answer = await getPlayerGames(this.name, this.filters, this.next);
+      if (request !== this.loading) return;
+      status.hidden = true;
+      this.next = answer.next;
+      this.showSummary(answer.summary);
+      body.append(...answer.games.map(historyRow));
+    } catch (error) {
+      if (request !== this.loading) return;
+      showError(error);
+    } finally {
+      more.textContent = "Load 50 more";
+      if (request === this.loading) {
+        more.disabled = false;
+        this.showCount();
+        // The button is gone after the last page: the keyboard goes on in the new rows.
+        const focusLost = /** @type {Element[]} */ ([more, document.body]).includes(
+          document.activeElement,
+        );
+        if (more.hidden && focusLost) {
+          body.rows[firstNew]?.querySelector("a")?.focus();
+        }
+      }
+    }
+  }
 }

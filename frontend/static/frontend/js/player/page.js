@@ -14,8 +14,8 @@ import { racesText, ratingChart } from "./rating-chart.js";
 import { seasonCards } from "./seasons.js";
 import { showSums } from "./sums.js";
 import { FILTERS, formFilters, pushView, showFilters, viewFromUrl } from "./filters.js";
-import { noGuessTag, showHistory, startHistory } from "./history.js";
-import { showTrend, startTrend } from "./trend.js";
+import { History, noGuessTag } from "./history.js";
+import { Trend } from "./trend.js";
 
 const page = document.getElementById("player");
 const status = document.getElementById("player-status");
@@ -227,8 +227,6 @@ function show(player, seasons) {
 
 // ---- the history and the charts: what the URL asks for ----
 
-let chartFallback = "beginner";
-
 /** The board the charts show when the URL names none: that of the latest win in the recent
  * games, else the first with a best time, else beginner. */
 function usualPreset(player) {
@@ -238,76 +236,87 @@ function usualPreset(player) {
   return Object.keys(PRESET_LABELS).find((preset) => bests[preset]?.time) ?? "beginner";
 }
 
-/** Show a view: the form, the history's first page and the charts. */
-function apply(view) {
-  showFilters(view);
-  clearButton.hidden = FILTERS.every((key) => !view[key]);
-  return Promise.all([showHistory(view), showTrend(view, chartFallback)]);
-}
+/** The player page: its state lives in this call, one per page load. */
+function startPlayerPage() {
+  let chartFallback = "beginner";
+  /** @type {History} */
+  let gameHistory = null; // both made with the controls, before any view is shown
+  /** @type {Trend} */
+  let trend = null;
 
-/** Go to a view (a new entry in the browser's history) and show it. */
-function go(view) {
-  pushView(view);
-  return apply(view);
-}
-
-function startControls(verified) {
-  // Each change applies at once; Apply is for a page without scripts.
-  applyButton.hidden = true;
-  filterForm.addEventListener("change", (event) => {
-    const view = viewFromUrl();
-    // A new board filter takes the charts along; another filter leaves them where they are.
-    const changed = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target);
-    const chart = changed.name === "preset" ? null : view.chart;
-    go({ ...formFilters(), chart });
-  });
-  filterForm.addEventListener("submit", (event) => {
-    event.preventDefault();
-    go({ ...formFilters(), chart: viewFromUrl().chart });
-  });
-  clearButton.addEventListener("click", () => {
-    go({ chart: viewFromUrl().chart });
-    filterForm.elements.preset.focus();
-  });
-  winsLink.addEventListener("click", (event) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    go(viewFromUrl(new URL(winsLink.href).search)).then(() =>
-      historySection.scrollIntoView({ block: "start" }),
-    );
-  });
-  startTrend(page.dataset.name, (preset) => {
-    const view = viewFromUrl();
-    const chosen = { ...view, chart: preset === view.preset ? null : preset };
-    pushView(chosen);
-    showTrend(chosen, chartFallback);
-  });
-  startHistory(page.dataset.name, verified);
-  window.addEventListener("popstate", () => apply(viewFromUrl()));
-}
-
-async function load() {
-  try {
-    // The seasons' starts are marked on the rating charts; without them, the charts still show.
-    const [player, seasons] = await Promise.all([
-      getPlayer(page.dataset.name),
-      getSeasons().then((answer) => answer.seasons ?? [], () => []),
-    ]);
-    show(player, seasons);
-    status.hidden = true;
-    chartFallback = usualPreset(player);
-    startControls(player.verified === true);
-    await apply(viewFromUrl());
-  } catch (error) {
-    if (error.status === 404) {
-      status.hidden = true;
-      missing.hidden = false;
-    } else {
-      status.textContent = `Could not load this player: ${error.message}`;
-    }
-  } finally {
-    document.body.dataset.ready = "1";
+  /** Show a view: the form, the history's first page and the charts. */
+  function apply(view) {
+    showFilters(view);
+    clearButton.hidden = FILTERS.every((key) => !view[key]);
+    return Promise.all([gameHistory.show(view), trend.show(view, chartFallback)]);
   }
+
+  /** Go to a view (a new entry in the browser's history) and show it. */
+  function go(view) {
+    pushView(view);
+    return apply(view);
+  }
+
+  function startControls(verified) {
+    // Each change applies at once; Apply is for a page without scripts.
+    applyButton.hidden = true;
+    filterForm.addEventListener("change", (event) => {
+      const view = viewFromUrl();
+      // A new board filter takes the charts along; another filter leaves them where they are.
+      const changed = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target);
+      const chart = changed.name === "preset" ? null : view.chart;
+      go({ ...formFilters(), chart });
+    });
+    filterForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      go({ ...formFilters(), chart: viewFromUrl().chart });
+    });
+    clearButton.addEventListener("click", () => {
+      go({ chart: viewFromUrl().chart });
+      filterForm.elements.preset.focus();
+    });
+    winsLink.addEventListener("click", (event) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      go(viewFromUrl(new URL(winsLink.href).search)).then(() =>
+        historySection.scrollIntoView({ block: "start" }),
+      );
+    });
+    trend = new Trend(page.dataset.name, (preset) => {
+      const view = viewFromUrl();
+      const chosen = { ...view, chart: preset === view.preset ? null : preset };
+      pushView(chosen);
+      trend.show(chosen, chartFallback);
+    });
+    gameHistory = new History(page.dataset.name, verified);
+    window.addEventListener("popstate", () => apply(viewFromUrl()));
+  }
+
+  async function load() {
+    try {
+      // The seasons' starts are marked on the rating charts; without them, the charts still show.
+      const [player, seasons] = await Promise.all([
+        getPlayer(page.dataset.name),
+        getSeasons().then((answer) => answer.seasons ?? [], () => []),
+      ]);
+      show(player, seasons);
+      status.hidden = true;
+      chartFallback = usualPreset(player);
+      startControls(player.verified === true);
+      await apply(viewFromUrl());
+    } catch (error) {
+      if (error.status === 404) {
+        status.hidden = true;
+        missing.hidden = false;
+      } else {
+        status.textContent = `Could not load this player: ${error.message}`;
+      }
+    } finally {
+      document.body.dataset.ready = "1";
+    }
+  }
+
+  load();
 }
 
-load();
+startPlayerPage();

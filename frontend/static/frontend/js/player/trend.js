@@ -24,11 +24,6 @@ const emptyText = document.getElementById("trend-empty-text");
 const foot = document.getElementById("trend-foot");
 const winsLink = /** @type {HTMLAnchorElement} */ (document.getElementById("trend-wins-link"));
 
-let name = "";
-// What the charts draw ({points, board, key}), drawn again when their width changes.
-let shown = null;
-let loading = 0;
-
 /** "Beginner" or "Beginner, no guessing". */
 function boardLabel(preset, variant) {
   return variant === "no_guess" ? `${presetLabel(preset)}, no guessing` : presetLabel(preset);
@@ -60,63 +55,74 @@ function showSummary(points, board) {
   );
 }
 
-function draw() {
-  if (!shown?.points.length) return;
-  for (const [kind, slot] of Object.entries(slots)) {
-    const width = Math.max(240, Math.floor(slot.clientWidth));
-    if (slot.dataset.width === String(width) && slot.dataset.drawn === shown.key) continue;
-    slot.dataset.width = String(width);
-    slot.dataset.drawn = shown.key;
-    const id = `trend-${kind}`;
-    slot.replaceChildren(trendChart(shown.points, { kind, board: shown.board, id, width }));
-  }
-}
-
-/** Chart the wins on the board `view` asks for (`fallback` when it names none). */
-export async function showTrend(view, fallback) {
-  const request = ++loading;
-  const preset = chartPreset(view, fallback);
-  const variant = view.variant ?? "classic";
-  const board = boardLabel(preset, variant);
-  section.hidden = false;
-  for (const radio of radios) radio.checked = radio.value === preset;
-  kindLabel.textContent = variant === "no_guess" ? "· no-guess boards" : "· classic boards";
-  winsLink.href = urlOf({ ...view, preset, variant: view.variant, result: "won", chart: null });
-  section.setAttribute("aria-busy", "true");
-  try {
-    const answer = await getPlayerTrend(name, preset, variant);
-    if (request !== loading) return;
-    const points = answer.points ?? [];
-    status.hidden = true;
-    section.dataset.preset = preset;
-    section.dataset.variant = variant;
-    section.dataset.points = String(points.length);
-    shown = { points, board, key: `${preset}/${variant}/${request}` };
-    charts.hidden = points.length === 0;
-    summary.hidden = points.length === 0;
-    foot.hidden = points.length === 0;
-    empty.hidden = points.length > 0;
-    if (points.length) {
-      showSummary(points, board);
-      draw();
-    } else {
-      for (const slot of Object.values(slots)) slot.replaceChildren();
-      emptyText.textContent = `No wins on ${board} yet.`;
+/** The charts of one player on the page: what they draw, redrawn when their width changes. */
+export class Trend {
+  /**
+   * Set up the charts of `name`; `choose(preset)` is called when the switch is used.
+   * @param {string} name
+   * @param {(preset: string) => void} choose
+   */
+  constructor(name, choose) {
+    this.name = name;
+    /** What the charts draw ({points, board, key}); null before the first answer. */
+    this.shown = null;
+    this.loading = 0; // the number of the latest request: answers to older ones are dropped
+    for (const radio of radios) {
+      radio.addEventListener("change", () => radio.checked && choose(radio.value));
     }
-  } catch (error) {
-    if (request !== loading) return;
-    status.textContent = `Could not load the charts: ${error.message}`;
-    status.hidden = false;
-  } finally {
-    if (request === loading) section.removeAttribute("aria-busy");
+    new ResizeObserver(() => this.draw()).observe(charts);
   }
-}
 
-/** Set up the charts of `playerName`; `choose(preset)` is called when the switch is used. */
-export function startTrend(playerName, choose) {
-  name = playerName;
-  for (const radio of radios) {
-    radio.addEventListener("change", () => radio.checked && choose(radio.value));
+  draw() {
+    const shown = this.shown;
+    if (!shown?.points.length) return;
+    for (const [kind, slot] of Object.entries(slots)) {
+      const width = Math.max(240, Math.floor(slot.clientWidth));
+      if (slot.dataset.width === String(width) && slot.dataset.drawn === shown.key) continue;
+      slot.dataset.width = String(width);
+      slot.dataset.drawn = shown.key;
+      const id = `trend-${kind}`;
+      slot.replaceChildren(trendChart(shown.points, { kind, board: shown.board, id, width }));
+    }
   }
-  new ResizeObserver(() => draw()).observe(charts);
+
+  /** Chart the wins on the board `view` asks for (`fallback` when it names none). */
+  async show(view, fallback) {
+    const request = ++this.loading;
+    const preset = chartPreset(view, fallback);
+    const variant = view.variant ?? "classic";
+    const board = boardLabel(preset, variant);
+    section.hidden = false;
+    for (const radio of radios) radio.checked = radio.value === preset;
+    kindLabel.textContent = variant === "no_guess" ? "· no-guess boards" : "· classic boards";
+    winsLink.href = urlOf({ ...view, preset, variant: view.variant, result: "won", chart: null });
+    section.setAttribute("aria-busy", "true");
+    try {
+      const answer = await getPlayerTrend(this.name, preset, variant);
+      if (request !== this.loading) return;
+      const points = answer.points ?? [];
+      status.hidden = true;
+      section.dataset.preset = preset;
+      section.dataset.variant = variant;
+      section.dataset.points = String(points.length);
+      this.shown = { points, board, key: `${preset}/${variant}/${request}` };
+      charts.hidden = points.length === 0;
+      summary.hidden = points.length === 0;
+      foot.hidden = points.length === 0;
+      empty.hidden = points.length > 0;
+      if (points.length) {
+        showSummary(points, board);
+        this.draw();
+      } else {
+        for (const slot of Object.values(slots)) slot.replaceChildren();
+        emptyText.textContent = `No wins on ${board} yet.`;
+      }
+    } catch (error) {
+      if (request !== this.loading) return;
+      status.textContent = `Could not load the charts: ${error.message}`;
+      status.hidden = false;
+    } finally {
+      if (request === this.loading) section.removeAttribute("aria-busy");
+    }
+  }
 }
