@@ -14,6 +14,8 @@ from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
+WIDE = {"width": 1280, "height": 800}  # the desktop of the aborted race's note
+
 
 def rated_race(open_page, base_url, **options) -> tuple:
     """Two accounts paired by quick match, the race played (one click) and over: aborted, as
@@ -41,7 +43,7 @@ def rated_race(open_page, base_url, **options) -> tuple:
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_a_click_and_a_resignation_says_why_no_rating_moved(open_page, base_url, device):
-    options = {"viewport": PHONE, "has_touch": True} if device == "phone" else {}
+    options = {"viewport": PHONE, "has_touch": True} if device == "phone" else {"viewport": WIDE}
     alice, bob, game = rated_race(open_page, base_url, **options)
     finished = api(base_url, f"/api/games/{game['id']}/")
     assert (finished["aborted"], finished["aborted_because"]) == (True, "left_early")

@@ -107,6 +107,7 @@ def test_a_race_played_unrated_says_why_before_it_starts(
     expect(page.locator("body")).to_have_attribute("data-phase", "lobby")
     said = re.compile("^Not rated: these two accounts have had today's rated")
     expect(page.locator("#lobby-rating")).to_have_text(said)  # the waiting room says it
+    shoot(page, f"unrated-lobby-{viewport['width']}.png")
     with ExitStack() as stack:
         rival = Racer(stack, base_url, game["id"], unique("rival"))
         rival.request({"type": "ready"}, "ready")
@@ -121,4 +122,5 @@ def test_a_race_played_unrated_says_why_before_it_starts(
         box, board = note.bounding_box(), page.locator("#board-scroll").bounding_box()
         assert box["y"] + box["height"] <= board["y"]  # read before the board, on any screen
         expect(page.locator("body")).to_have_attribute("data-phase", "running")
+        expect(page.locator("#countdown")).to_be_hidden()  # "Go!" out of the way, for the shot
         shoot(page, f"unrated-note-{viewport['width']}.png")
