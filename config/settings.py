@@ -310,6 +310,9 @@ MINERACE = {
     # A spectator whose socket holds more than this unsent is sent nothing more until it has
     # drained, then a fresh welcome (docs/protocol.md 4: resync), instead of a growing queue.
     "SPECTATOR_BACKLOG_BYTES": env_int("MINERACE_SPECTATOR_BACKLOG_BYTES", 256 * 1024),
+    # Spectators' hellos one worker handles at a time (games/play/spectator_hellos.py): the
+    # rest wait their turn, so a crowd arriving does not take the threads of a race's moves.
+    "SPECTATOR_HELLOS_AT_ONCE": env_int("MINERACE_SPECTATOR_HELLOS_AT_ONCE", 2),
     # A race still running after this long ends; unfinished players become dnf.
     "RACE_TIME_LIMIT_S": env_int("MINERACE_RACE_TIME_LIMIT_S", 15 * 60),
     "COUNTDOWN_MS": env_int("MINERACE_COUNTDOWN_MS", 3000),

@@ -7,6 +7,7 @@
     frame_texts.py    an event's frames as text, written once per worker
     watching.py       a worker's spectators of a game: the common ground, batched frames
     spectating.py     the spectator count
+    spectator_hellos.py  spectators' hellos a few at a time (arrivals never starve racers)
     reactions.py      a racer's emote to everyone in its race, one every 2 s
 
 No rule of the game lives in this package.

@@ -42,7 +42,7 @@ from games.models import Game
 from games.moves.on_loop import move_play
 from games.ops.logcontext import bind_log_context
 from games.ops.metrics import ERRORS, MOVE_SECONDS, MOVES, SOCKETS
-from games.play import reactions, spectating, watching
+from games.play import reactions, spectating, spectator_hellos, watching
 from games.play.frame_texts import event_frame_text
 from games.play.frame_views import frame_view
 from games.play.hello_undo import join_take_back
@@ -267,13 +267,12 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
                 "bad_message", "this socket is for spectators: play on /ws/games/<id>/"
             )
         await check_hello_rate(self.address)
-        token, joined = None, None
         if role == "spectator":
-            await db(lifecycle.spectator_check)(
-                game_id=self.game_id, user=self.scope.get("user"), session_key=self.session_key()
-            )
-            player_id = None
-        elif message.get("token") is not None:
+            async with spectator_hellos.gate():  # a few at a time: racers keep their threads
+                await self.spectator_hello(message, re)
+            return
+        token, joined = None, None
+        if message.get("token") is not None:
             token = message["token"]
             player = await db(lifecycle.player_resume)(game_id=self.game_id, token=token)
             player_id = player.id
@@ -288,7 +287,6 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         else:
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
 
-        self.batch = role == "spectator" and message.get("batch") is True
         try:
             state, opened = await self.welcome_send(role, player_id, token, re)
         except Exception:
@@ -296,8 +294,20 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             raise  # answered `internal`: nothing of this hello is left, so it may be said again
         self.watch_clock(state)
         await self.deliver((joined.events if joined else []) + opened)
-        if role == "spectator":
-            spectating.count_changed(self.game_id)
+
+    async def spectator_hello(self, message: dict[str, Any], re: int | None) -> None:
+        await db(lifecycle.spectator_check)(
+            game_id=self.game_id, user=self.scope.get("user"), session_key=self.session_key()
+        )
+        self.batch = message.get("batch") is True
+        try:
+            state, opened = await self.welcome_send("spectator", None, None, re)
+        except Exception:
+            await self.hello_take_back(None)
+            raise  # answered `internal`: nothing of this hello is left, so it may be said again
+        self.watch_clock(state)
+        await self.deliver(opened)
+        spectating.count_changed(self.game_id)
 
     async def welcome_send(
         self, role: str, player_id: str | None, token: str | None, re: int | None
