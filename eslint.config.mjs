@@ -10,7 +10,6 @@ import globals from "globals";
 const PAGE_STATE_NOT_YET_IN_A_CLASS = [
   "lobby/quick-match.js",
   "race/page.js",
-  "solo/page.js",
 ].map((module) => `frontend/static/frontend/js/${module}`);
 
 const NO_TOP_LEVEL_STATE = "A page controller keeps its state in a class, not a top-level";
