@@ -359,7 +359,8 @@ def test_fresh_accounts_of_one_address_file_20_reports_and_3_arenas(farm, postgr
         assert status == (201 if k < 3 else 429)
         mine.append(sign_up(b.url, f"rep{k}{uuid.uuid4().hex[:4]}", next(addresses)))
     farmers = [Account(acc.name, acc.session, FARM) for acc in mine]
-    games = finished_solo_games(a, 10)
+    eleven = finished_solo_games(a, 11)
+    games = eleven[:10]
     reports = [(farmer, game, player) for farmer in farmers for game, player in games]
 
     def report(k: int) -> tuple[int, dict]:
@@ -378,8 +379,18 @@ def test_fresh_accounts_of_one_address_file_20_reports_and_3_arenas(farm, postgr
             "SELECT count(*) FROM fairplay_report WHERE address = %s", (FARM,)
         ).fetchone()
     assert kept == 20
+    # An account from an address of its own meets its own cap: 10 a day.
+    (loner,) = accounts(b, "lone", 1)
+    filed = [
+        post_from(f"{(a, b)[k % 2].url}/api/reports/", loner, loner.address,
+                  {"game": game, "player": player, "reason": "bot"})
+        for k, (game, player) in enumerate(eleven)
+    ]  # fmt: skip
+    assert [status for status, _ in filed] == [201] * 10 + [429]
+    assert filed[-1][1]["error"]["code"] == "rate_limited"
 
-    starts = datetime.now(UTC) + timedelta(hours=2)
+    # Sooner than the server's next arenas: by start time alone, the farm's would come first.
+    starts = datetime.now(UTC) + timedelta(minutes=3)
 
     def create(k: int) -> tuple[int, dict]:
         body = {"name": f"Farm {k}", "preset": "beginner", "no_guess": False,
@@ -394,6 +405,8 @@ def test_fresh_accounts_of_one_address_file_20_reports_and_3_arenas(farm, postgr
     assert {(s, body["error"]["code"]) for s, body in made if s != 201} == {
         (409, "too_many_upcoming")
     }
+    # The list keeps the server's calendar filled as it is read: read it, then the database.
+    listed = http_json(f"{b.url}/api/tournaments/?status=upcoming")["tournaments"]
     with psycopg.connect(postgres.url) as conn:
         (upcoming,) = conn.execute(
             "SELECT count(*) FROM tournaments_tournament WHERE creator_address = %s"
@@ -408,7 +421,5 @@ def test_fresh_accounts_of_one_address_file_20_reports_and_3_arenas(farm, postgr
             ).fetchall()
         ]
     assert upcoming == 3
-
-    listed = http_json(f"{b.url}/api/tournaments/?status=upcoming")["tournaments"]
     assert scheduled and [t["id"] for t in listed[: len(scheduled)]] == scheduled
     assert sum(1 for t in listed if t["name"].startswith("Farm ")) == 3
