@@ -105,6 +105,7 @@ def test_every_page_runs_under_the_policy(watched, base_url, server_database):
     visit(page, f"{base_url}/players/{name}/")
     expect(page.locator("#player-bests")).to_be_visible()
     visit(page, base_url + "/ratings/")
+    visit(page, base_url + "/records/")
     visit(page, base_url + "/daily/")
     visit(page, base_url + "/daily/")
     expect(page.locator(".daily-board")).to_have_count(3)

@@ -7,7 +7,7 @@ import pytest
 
 from games.engine.presets import PRESETS
 
-PAGES = ["/", "/leaderboards/", "/ratings/", "/daily/", "/tournaments/", "/fair-play/"]
+PAGES = ["/", "/leaderboards/", "/ratings/", "/records/", "/daily/", "/tournaments/", "/fair-play/"]
 PAGES += ["/accounts/login/", "/accounts/signup/", "/tv/"]
 TIMES = "\u00d7"  # the multiplication sign the pages write between a board's sides
 
