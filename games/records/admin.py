@@ -6,10 +6,13 @@ edits a row by hand: a confirmation goes through `record_confirm`."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from games.errors import ServiceError
 from games.fairplay.admin import lines_html, signal_lines
@@ -73,9 +76,10 @@ class RecordCandidateAdmin(ConfirmersOnly, admin.ModelAdmin):
     def signals_shown(self, candidate: RecordCandidate) -> Any:
         return lines_html(signal_lines(candidate.signals))
 
-    @admin.display(description="replay")
-    def replay(self, candidate: RecordCandidate) -> str:
-        return f"/games/{candidate.game_id}/replay/"
+    @admin.display(description="see")
+    def replay(self, candidate: RecordCandidate) -> SafeString:
+        path = f"/games/{quote(candidate.game_id, safe='')}/replay/"
+        return format_html('<a href="{}" class="replay-link">Replay</a>', path)
 
     @admin.action(description="Confirm the selected games as records", permissions=["confirm"])
     def confirm(self, request: HttpRequest, queryset: QuerySet[RecordCandidate]) -> None:

@@ -213,6 +213,7 @@ def test_only_holders_of_confirm_record_see_the_candidates_and_confirm_them(cloc
     page = confirmer.get(CANDIDATES)
     assert page.status_code == 200 and "ada" in page.content.decode()
     assert "record: " in page.content.decode()  # the signal's figures in words
+    assert f'href="/games/{review.game_id}/replay/"' in page.content.decode()
     done = confirmer.post(CANDIDATES, action, follow=True)
     assert done.status_code == 200
     assert f"#{review.pk}: Confirmed (all and nf)." in done.content.decode()
