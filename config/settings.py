@@ -406,12 +406,21 @@ MINERACE = {
     "FAIRPLAY_PACE_BEGINNER": float(os.environ.get("MINERACE_FAIRPLAY_PACE_BEGINNER") or 12),
     "FAIRPLAY_PACE_INTERMEDIATE": float(os.environ.get("MINERACE_FAIRPLAY_PACE_INTERMEDIATE") or 9),
     "FAIRPLAY_PACE_EXPERT": float(os.environ.get("MINERACE_FAIRPLAY_PACE_EXPERT") or 8),
-    # reaction and metronome judge the intervals between moves that changed the board, once a
-    # game has at least FAIRPLAY_MIN_MOVES of them: a median interval below
-    # FAIRPLAY_REACTION_MS, or a standard deviation over mean below FAIRPLAY_METRONOME.
+    # reaction and metronome judge windows of intervals between moves that changed the board:
+    # a game's own, topped up with the latest of the account's earlier screened games (at most
+    # FAIRPLAY_WINDOW_GAMES of them). reaction: the median of the short window below
+    # FAIRPLAY_REACTION_MS; metronome: a window's spread (1.4826 x MAD / median) below its floor.
     "FAIRPLAY_REACTION_MS": float(os.environ.get("MINERACE_FAIRPLAY_REACTION_MS") or 80),
-    "FAIRPLAY_METRONOME": float(os.environ.get("MINERACE_FAIRPLAY_METRONOME") or 0.2),
-    "FAIRPLAY_MIN_MOVES": env_int("MINERACE_FAIRPLAY_MIN_MOVES", 30),
+    "FAIRPLAY_WINDOW_SHORT": env_int("MINERACE_FAIRPLAY_WINDOW_SHORT", 40),
+    "FAIRPLAY_METRONOME_SHORT": float(os.environ.get("MINERACE_FAIRPLAY_METRONOME_SHORT") or 0.12),
+    "FAIRPLAY_WINDOW_LONG": env_int("MINERACE_FAIRPLAY_WINDOW_LONG", 120),
+    "FAIRPLAY_METRONOME_LONG": float(os.environ.get("MINERACE_FAIRPLAY_METRONOME_LONG") or 0.2),
+    "FAIRPLAY_WINDOW_GAMES": env_int("MINERACE_FAIRPLAY_WINDOW_GAMES", 50),
+    # A window that fires puts its earlier games that ended this many days ago or less under
+    # review with it.
+    "FAIRPLAY_WINDOW_REVIEW_DAYS": float(
+        os.environ.get("MINERACE_FAIRPLAY_WINDOW_REVIEW_DAYS") or 7
+    ),
     # record: a result first on its all-time leaderboard once that holds this many entries.
     "FAIRPLAY_RECORD_ENTRIES": env_int("MINERACE_FAIRPLAY_RECORD_ENTRIES", 20),
 }

@@ -24,7 +24,7 @@ from django.utils.text import capfirst
 from games.errors import ServiceError
 from games.fairplay.models import Mark, Report, Review
 from games.fairplay.selectors import review_queue
-from games.fairplay.services import account_mark, review_clear
+from games.fairplay.services import account_mark, review_clear_window
 
 PERMISSION = "games.review_game"
 
@@ -60,10 +60,10 @@ class ModeratorsOnly:
 # shown as its raw figures.
 SIGNAL_TEXT = {
     "pace": "{bbbv_per_s} 3BV/s, above the ceiling of {ceiling}",
-    "reaction": "median {median_ms} ms between moves, below {floor_ms} ms "
-    "({effective_moves} moves)",
-    "metronome": "variation {variation} (sd {stdev_ms} / mean {mean_ms} ms), below {floor} "
-    "({effective_moves} moves)",
+    "reaction": "median {median_ms} ms between moves, below {floor_ms} ms (window of "
+    "{window}: {size} intervals, {reached} earlier game(s))",
+    "metronome": "spread {spread} (1.4826 x MAD / median {median_ms} ms), below {floor} "
+    "(window of {window}: {size} intervals, {reached} earlier game(s))",
     "record": "{time_ms} ms would beat the record of {leader_time_ms} ms ({entries} on the board)",
 }
 
@@ -73,7 +73,7 @@ def signal_lines(signals: dict[str, dict[str, Any]]) -> list[str]:
     lines = []
     for name, figures in signals.items():
         try:
-            text = SIGNAL_TEXT[name].format(**figures)
+            text = SIGNAL_TEXT[name].format(**figures, reached=len(figures.get("games", ())))
         except (KeyError, IndexError):
             text = ", ".join(f"{key} {value}" for key, value in figures.items())
         lines.append(f"{name}: {text}")
@@ -86,18 +86,18 @@ def lines_html(lines: Iterable[str]) -> SafeString:
 
 @admin.register(Review)
 class ReviewAdmin(ModeratorsOnly, admin.ModelAdmin):
-    list_display = ("game_shown", "player_shown", "signals_shown", "reports_shown",
-                    "screened_at", "status_shown", "links")  # fmt: skip
+    list_display = ("game_shown", "player_shown", "signals_shown", "window_shown",
+                    "reports_shown", "screened_at", "status_shown", "links")  # fmt: skip
     list_display_links = ("player_shown",)
     actions = ["clear", "mark"]
     fields = ("game_shown", "player_shown", "account", "counts_shown", "status_shown",
-              "signals_shown", "timing_shown", "reports_list", "screened_at", "decided_at",
-              "decided_by", "links")  # fmt: skip
+              "signals_shown", "window_shown", "timing_shown", "reports_list", "screened_at",
+              "decided_at", "decided_by", "links")  # fmt: skip
     readonly_fields = fields
     list_per_page = 50
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Review]:
-        return review_queue().select_related("game", "player", "user", "decided_by")
+        return review_queue().select_related("game", "player", "user", "decided_by", "window__game")
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
         title = "Review queue: games under review and reported games, oldest first"
@@ -130,6 +130,23 @@ class ReviewAdmin(ModeratorsOnly, admin.ModelAdmin):
     @admin.display(description="signals")
     def signals_shown(self, review: Review) -> SafeString | str:
         return lines_html(signal_lines(review.signals)) or "none fired"
+
+    @admin.display(description="windows")
+    def window_shown(self, review: Review) -> SafeString | str:
+        """Each window's spread, median and size; a game another game's window put under
+        review says which (the queue lists it under that game: one decision for them all)."""
+        lines = []
+        if review.window_id is not None:
+            lines.append(f"in the window of game {review.window.game_id}: decided with it")
+        for n, figures in review.windows.items():
+            lines.append(
+                f"{n}: spread {figures.get('spread')}, median {figures.get('median_ms')} ms, "
+                f"{figures.get('size')} intervals, {len(figures.get('games', []))} earlier game(s)"
+            )
+        group = getattr(review, "window_size", 0)
+        if review.window_id is None and group:
+            lines.append(f"its window put {group} earlier game(s) under review (listed below)")
+        return lines_html(lines) or "-"
 
     @admin.display(description="timing")
     def timing_shown(self, review: Review) -> str:
@@ -170,11 +187,9 @@ class ReviewAdmin(ModeratorsOnly, admin.ModelAdmin):
         cleared = 0
         for review_id in queryset.values_list("id", flat=True):
             try:
-                review_clear(review_id=review_id, by=request.user)
+                cleared += len(review_clear_window(review_id=review_id, by=request.user))
             except ServiceError as refused:
                 self.message_user(request, f"#{review_id}: {refused.message}", messages.ERROR)
-            else:
-                cleared += 1
         if cleared:
             self.message_user(request, f"Cleared {cleared} game(s).", messages.SUCCESS)
 

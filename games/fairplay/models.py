@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Value
 
 
 class ReviewStatus(models.TextChoices):
@@ -27,6 +28,16 @@ class Review(models.Model):
     signals = models.JSONField(default=dict)
     # The intervals between the moves that changed the board, summed up (fired or not).
     timing = models.JSONField(default=dict)
+    # Those intervals themselves (ms, in play order): what later games' windows read.
+    intervals = models.JSONField(default=list, db_default=Value([], models.JSONField()))
+    # The figures of each window ({"40": {"size", "median_ms", "spread", "games"}, "120": ...}),
+    # kept with every screened game so the floors can be checked on real players later.
+    windows = models.JSONField(default=dict, db_default=Value({}, models.JSONField()))
+    # The game whose window put this one under review with it (docs/protocol.md 6.3): a
+    # decision on that one, or on this, is a decision on all of the window's games.
+    window = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="window_games"
+    )
     # Null when nothing fired: the game was never under review.
     status = models.CharField(max_length=16, choices=ReviewStatus.choices, null=True, blank=True)
     screened_at = models.DateTimeField()
@@ -37,7 +48,10 @@ class Review(models.Model):
     )
 
     class Meta:
-        indexes = [models.Index(fields=["status", "screened_at"], name="review_queue")]
+        indexes = [
+            models.Index(fields=["status", "screened_at"], name="review_queue"),
+            models.Index(fields=["user", "-screened_at"], name="review_windows"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.game_id}: {self.status or 'nothing fired'}"

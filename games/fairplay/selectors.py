@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce
 
 from games.fairplay.models import Mark, Review, ReviewStatus
 from games.models import Player
@@ -58,12 +59,22 @@ def review_queue() -> QuerySet[Review]:
     since their last decision (a report queues a game even when nothing fired). A marked
     account's games are decided already: the mark covers them all."""
     since_decision = Q(player__reports__created_at__gt=F("decided_at")) | Q(decided_at=None)
+    # A window's games together (docs/protocol.md 6.3): the game whose window fired, then the
+    # earlier games it put under review, placed by the time that game was screened.
+    group_at = Coalesce("window__screened_at", "screened_at")
+    group = Coalesce("window_id", "id")
+    member = Case(When(window__isnull=True, then=Value(0)), default=Value(1))
+    under_review = Q(window_games__status=ReviewStatus.UNDER_REVIEW)
     return (
         Review.objects.annotate(
             open_reports=Count("player__reports", filter=since_decision, distinct=True),
             reports=Count("player__reports", distinct=True),
+            window_size=Count("window_games", filter=under_review, distinct=True),
+            group_at=group_at,
+            group=group,
+            member=member,
         )
         .filter(Q(status=ReviewStatus.UNDER_REVIEW) | Q(open_reports__gt=0))
         .filter(user__fairplay_mark__isnull=True)
-        .order_by("screened_at", "id")
+        .order_by("group_at", "group", "member", "screened_at", "id")
     )

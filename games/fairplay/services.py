@@ -3,7 +3,8 @@
 `game_screen` runs inside the transaction that ends the game (games/races/finishing.py), before
 the scores are written: the screen is there before `game_over` is sent, a worker killed after
 the commit cannot lose it, and a score under review is written held, so no leaderboard, best
-or record ever shows it. `review_clear` releases it as if it had never waited; `account_mark`
+or record ever shows it. `review_clear` releases it (and the games of its window) as if it
+had never waited; `account_mark`
 takes every game of an account off the boards for good and refunds its victims
 (docs/protocol.md 6.4); `report_create` puts a player's game in the moderators' queue.
 """
@@ -11,14 +12,14 @@ takes every game of an account off the boards for good and refunds its victims
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.accounts.models import Account
@@ -29,6 +30,7 @@ from games.errors import ServiceError
 from games.fairplay.counting import counts_of
 from games.fairplay.models import Mark, Report, Review, ReviewStatus
 from games.fairplay.screening import (
+    EarlierGame,
     Outcome,
     ReceivedMove,
     Screen,
@@ -41,7 +43,7 @@ from games.limits.locks import address_lock
 from games.models import Game, GameStatus, Player, PlayerStatus, Score, Style
 from games.ratings.refunds import ratings_settle_mark
 from games.scores.leaderboards import all_time_entries, all_time_leader
-from games.scores.records import account_scores_hold, score_release
+from games.scores.records import account_scores_hold, score_release, scores_hold
 
 # docs/protocol.md 6.4: the races a mark refunds ended this long before it; each account gets back
 # at most this many rating points per mark.
@@ -64,10 +66,34 @@ def thresholds() -> Thresholds:
             "expert": game["FAIRPLAY_PACE_EXPERT"],
         },
         reaction_floor_ms=game["FAIRPLAY_REACTION_MS"],
-        metronome_floor=game["FAIRPLAY_METRONOME"],
-        min_moves=game["FAIRPLAY_MIN_MOVES"],
+        windows=(
+            (game["FAIRPLAY_WINDOW_SHORT"], game["FAIRPLAY_METRONOME_SHORT"]),
+            (game["FAIRPLAY_WINDOW_LONG"], game["FAIRPLAY_METRONOME_LONG"]),
+        ),
+        window_games=game["FAIRPLAY_WINDOW_GAMES"],
         record_min_entries=game["FAIRPLAY_RECORD_ENTRIES"],
     )
+
+
+def window_review_age() -> timedelta:
+    """docs/protocol.md 6.3: a window that fires puts under review its earlier games that ended
+    this recently."""
+    return timedelta(days=settings.MINERACE["FAIRPLAY_WINDOW_REVIEW_DAYS"])
+
+
+def earlier_games(*, user_id: int, limit: int) -> list[EarlierGame]:
+    """The account's earlier screened games as windows read them, latest first: games that
+    counted for something (a game screened only for a report did not), none a moderator
+    cleared (a cleared game, or a reported one whose reports a moderator answered)."""
+    rows = (
+        Review.objects.filter(user_id=user_id)
+        .exclude(counts=[])
+        .exclude(status=ReviewStatus.CLEARED)
+        .exclude(status=None, decided_at__isnull=False)
+        .order_by("-screened_at", "-id")
+        .values_list("game_id", "intervals")[:limit]
+    )
+    return [EarlierGame(game_id, tuple(intervals)) for game_id, intervals in rows]
 
 
 def received_moves(*, player_id: str) -> list[ReceivedMove]:
@@ -92,14 +118,19 @@ def _outcome(game: Game, player: Player) -> Outcome:
 
 
 def _player_screen(*, game: Game, player: Player, counts: list[str], limits: Thresholds) -> Screen:
-    """The screen of one player's finished game, `record` included (it reads the leaderboard
-    as it stands before this result joins it)."""
+    """The screen of one player's finished game, its windows and `record` included (it reads
+    the leaderboard as it stands before this result joins it). A game that counted for
+    nothing (screened for a report) reaches into no window."""
     outcome = _outcome(game, player)
-    found = screen(board_of(game), received_moves(player_id=player.id), outcome, limits)
+    earlier = []
+    if counts and player.user_id is not None:
+        earlier = earlier_games(user_id=player.user_id, limit=limits.window_games)
+    moves = received_moves(player_id=player.id)
+    found = screen(board_of(game), moves, outcome, limits, earlier)
     if "leaderboard" in counts and outcome.time_ms is not None:
         record = _record_figures(game, player, outcome.time_ms, limits)
         if record is not None:
-            found = Screen({**found.signals, "record": record}, found.timing)
+            found = replace(found, signals={**found.signals, "record": record})
     return found
 
 
@@ -146,28 +177,70 @@ def game_screen(*, game: Game, players: list[Player], now: datetime) -> set[str]
         status = ReviewStatus.UNDER_REVIEW if found.signals else None
         if player.user_id in marked:
             status = ReviewStatus.CHEAT  # decided by the mark: nothing left to review
-        Review.objects.create(
+        review = Review.objects.create(
             game=game,
             player=player,
             user_id=player.user_id,
             counts=counts,
             signals=found.signals,
             timing=found.timing.figures(),
+            intervals=list(found.intervals),
+            windows=found.windows_figures(),
             status=status,
             screened_at=now,
             decided_at=now if status == ReviewStatus.CHEAT else None,
         )
         if found.signals:
             held.add(player.id)
+        if status == ReviewStatus.UNDER_REVIEW:
+            _window_review(review, found, now)
     return held
 
 
-@transaction.atomic
+def _window_review(review: Review, found: Screen, now: datetime) -> int:
+    """A window that fired puts the earlier games it holds under review with the game that
+    fired (docs/protocol.md 6.3): each that ended within window_review_age() and is not under
+    review (nor decided), with the same signal and figures; their scores are held. In the
+    transaction that ends the game, under its account's lock (game_screen). Returns how many."""
+    reached = found.reached()
+    games = {game_id for game_ids in reached.values() for game_id in game_ids}
+    if not games:
+        return 0
+    rows = list(
+        Review.objects.select_for_update()
+        .filter(user_id=review.user_id, game_id__in=games, status=None, decided_at=None)
+        .exclude(counts=[])
+        .filter(game__finished_at__gte=now - window_review_age())
+        .order_by("id")
+    )
+    for row in rows:
+        fired = {name: found.signals[name] for name, ids in reached.items() if row.game_id in ids}
+        row.signals = {**row.signals, **fired}
+        row.status = ReviewStatus.UNDER_REVIEW
+        row.window = review
+        row.save(update_fields=["signals", "status", "window"])
+    scores_hold(player_ids=[row.player_id for row in rows])
+    return len(rows)
+
+
 def review_clear(*, review_id: int, by: Any = None) -> Review:
+    """A moderator clears a game (review_clear_window): the game's review, as it now stands."""
+    review_clear_window(review_id=review_id, by=by)
+    return Review.objects.get(pk=review_id)
+
+
+@transaction.atomic
+def review_clear_window(*, review_id: int, by: Any = None) -> list[int]:
     """A moderator clears a game: under review, its score counts again, in the place it would
-    have had; queued by reports only (nothing held), the reports are answered. Clearing a
-    cleared game changes nothing else (two moderators may press at once); a game of a marked
-    account cannot be cleared."""
+    have had, and so does every game of its window (docs/protocol.md 6.3: the game whose
+    window fired and the earlier games it put under review are decided together); queued by
+    reports only (nothing held), the reports are answered. Once, however many moderators
+    press at once: the account's row is locked first (as account_mark and game_screen lock
+    it), so a second press waits and finds the games cleared. A game judged cheat cannot be
+    cleared. Returns the ids of the reviews this call cleared."""
+    user_id = Review.objects.filter(pk=review_id).values_list("user_id", flat=True).first()
+    if user_id is not None:
+        list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id))
     review = Review.objects.select_for_update().filter(pk=review_id).first()
     if review is None:
         raise ServiceError("not_found", "no such review")
@@ -175,16 +248,39 @@ def review_clear(*, review_id: int, by: Any = None) -> Review:
         raise ServiceError("invalid", "a game judged cheat cannot be cleared", "status")
     now = timezone.now()
     if review.status != ReviewStatus.UNDER_REVIEW:
-        review.decided_at, review.decided_by = now, by
-        review.save(update_fields=["decided_at", "decided_by"])
-        return review
+        # Reports made since the last decision are answered; a game cleared a moment ago (by
+        # a moderator who pressed first) keeps that decision.
+        reports = Report.objects.filter(player_id=review.player_id)
+        if review.decided_at is not None:
+            reports = reports.filter(created_at__gt=review.decided_at)
+        if reports.exists():
+            review.decided_at, review.decided_by = now, by
+            review.save(update_fields=["decided_at", "decided_by"])
+        return []
+    rows = window_reviews(review=review)
+    for row in rows:
+        _clear_one(row, now, by)
+    return [row.pk for row in rows]
+
+
+def window_reviews(*, review: Review) -> list[Review]:
+    """The games decided with this one, itself included, locked: the game whose window fired
+    and every game it put under review, those still under review, oldest first."""
+    head = review.window_id or review.pk
+    return list(
+        Review.objects.select_for_update()
+        .filter(Q(pk=head) | Q(window_id=head), status=ReviewStatus.UNDER_REVIEW)
+        .order_by("id")
+    )
+
+
+def _clear_one(review: Review, now: datetime, by: Any) -> None:
     review.status = ReviewStatus.CLEARED
     review.decided_at, review.decided_by = now, by
     review.save(update_fields=["status", "decided_at", "decided_by"])
     score = Score.objects.filter(player_id=review.player_id).values_list("id", flat=True).first()
     if score is not None:
         score_release(score_id=score)
-    return review
 
 
 @dataclass(frozen=True, slots=True)

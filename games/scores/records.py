@@ -150,9 +150,18 @@ def account_scores_hold(*, user_id: int) -> int:
     """Every score of a marked account (games.fairplay) is held for good: off every
     leaderboard, best and player page. The bests they held are recomputed from the scores
     that still count, as score_remove does. Returns how many scores were held."""
-    scores = list(
-        Score.objects.select_for_update().filter(user_id=user_id, held=False).order_by("id")
-    )
+    return _scores_hold(Score.objects.filter(user_id=user_id))
+
+
+@transaction.atomic
+def scores_hold(*, player_ids: list[str]) -> int:
+    """The scores of these players are held (their games went under review, games.fairplay):
+    off every leaderboard, best and player page until released. Returns how many were held."""
+    return _scores_hold(Score.objects.filter(player_id__in=player_ids))
+
+
+def _scores_hold(scores_of: Any) -> int:
+    scores = list(scores_of.select_for_update().filter(held=False).order_by("id"))
     if not scores:
         return 0
     ids = [score.id for score in scores]
@@ -160,8 +169,11 @@ def account_scores_hold(*, user_id: int) -> int:
     PersonalBest.objects.filter(score_id__in=ids).delete()
     for board in sorted({tuple(_board_of(score).items()) for score in scores}):
         _bests_recompute(dict(board))
-    for variant in sorted({score.variant for score in scores}):
-        _sums_refresh(scores[0], variant)
+    # One score per name and variant stands for its sums (one of a summed preset, if any).
+    summed = {(s.name_key, s.variant): s for s in scores if s.preset not in SUM_PRESETS}
+    summed |= {(s.name_key, s.variant): s for s in scores if s.preset in SUM_PRESETS}
+    for (_, variant), score in sorted(summed.items()):
+        _sums_refresh(score, variant)
     return len(ids)
 
 

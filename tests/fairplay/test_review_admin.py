@@ -75,8 +75,8 @@ def test_a_moderator_sees_the_queue_oldest_first_with_figures_links_and_reports(
     # Screened games by their screening time; the reported guest's was queued just now.
     assert rows_of(page) == ["ada", "bea", "wanderer (guest)"]
     assert "Review queue" in page
-    assert "reaction: median 40.0 ms between moves, below 80.0 ms" in page
-    assert "pace: " in page and "metronome: variation 0.0" in page
+    assert "reaction: median 40.0 ms between moves, below 80.0 ms (window of 40" in page
+    assert "pace: " in page and "metronome: spread " in page
     assert f'href="/games/{older.game_id}/replay/"' in page
     assert 'href="/players/ada/"' in page
     assert "1 new of 1" in page

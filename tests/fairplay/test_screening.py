@@ -10,13 +10,16 @@ from hypothesis import strategies as st
 
 from games.engine import LoggedMove, move_from_action
 from games.fairplay.screening import (
+    EarlierGame,
     Outcome,
     ReceivedMove,
     Thresholds,
     effective_times,
     record_signal,
     screen,
+    spread_of,
     timing_of,
+    window_of,
 )
 from tests.support.pictures import board
 
@@ -45,32 +48,75 @@ def steady(count: int, interval_ms: int, start: int = 1_000_000) -> list[int]:
     return [start + k * interval_ms for k in range(count)]
 
 
-def test_a_steady_250_ms_player_fires_metronome_alone_with_its_figures():
+def earlier(*gaps_of_games: list[int]) -> list[EarlierGame]:
+    """Earlier screened games, latest first, each given by its intervals."""
+    return [EarlierGame(f"g{k}", tuple(gaps)) for k, gaps in enumerate(gaps_of_games)]
+
+
+def test_one_game_of_31_intervals_fills_no_window_and_fires_nothing_on_its_own():
     found = screen(STRIPES, timed(reveals(SAFE), steady(32, 250)), WON)
+    assert found.signals == {} and len(found.intervals) == 31
+    assert [(w.n, w.size, w.games) for w in found.windows] == [(40, 31, ()), (120, 31, ())]
+
+
+def test_a_steady_250_ms_player_fires_metronome_once_its_window_of_40_is_full():
+    found = screen(STRIPES, timed(reveals(SAFE), steady(32, 250)), WON, earlier=earlier([250] * 9))
     assert found.signals == {
         "metronome": {
-            "variation": 0.0,
-            "floor": 0.2,
-            "mean_ms": 250.0,
-            "stdev_ms": 0.0,
-            "effective_moves": 32,
+            "window": 40,
+            "size": 40,
+            "median_ms": 250.0,
+            "spread": 0.0,
+            "games": ["g0"],
+            "floor": 0.12,
         }
     }
-    assert found.timing.median_ms == 250
+    assert found.reached() == {"metronome": ["g0"]}
+    assert found.windows_figures()["120"] == {
+        "size": 40, "median_ms": 250.0, "spread": 0.0, "games": ["g0"]
+    }  # fmt: skip
 
 
-def test_a_player_clicking_every_40_ms_fires_reaction_and_metronome():
-    found = screen(STRIPES, timed(reveals(SAFE), steady(32, 40)), WON)
+def test_the_widest_window_that_fires_gives_metronome_its_figures():
+    history = earlier([250] * 40, [250] * 40, [250] * 40)
+    found = screen(STRIPES, timed(reveals(SAFE), steady(32, 250)), WON, earlier=history)
+    assert found.signals["metronome"]["window"] == 120
+    assert found.signals["metronome"]["games"] == ["g0", "g1", "g2"]
+    assert found.windows_figures()["40"]["games"] == ["g0"]
+
+
+def test_a_player_clicking_every_40_ms_fires_reaction_and_metronome_with_a_full_window():
+    history = earlier([40] * 20)
+    found = screen(STRIPES, timed(reveals(SAFE), steady(32, 40)), WON, earlier=history)
     assert set(found.signals) == {"reaction", "metronome"}
-    assert found.signals["reaction"] == {"median_ms": 40.0, "floor_ms": 80.0, "effective_moves": 32}
+    assert found.signals["reaction"] == {
+        "window": 40, "size": 40, "median_ms": 40.0, "spread": 0.0, "games": ["g0"],
+        "floor_ms": 80.0,
+    }  # fmt: skip
+
+
+def test_stalls_do_not_move_the_spread():
+    """A program at 100 ms that stalls a second every 12th click: its standard deviation over
+    mean is about 1.3, but its median absolute deviation stays that of its jitter."""
+    gaps = [1000 if k % 12 == 11 else 100 + (k % 3) for k in range(31)]
+    times = from_gaps(gaps)
+    found = screen(STRIPES, timed(reveals(SAFE), times), WON, earlier=earlier([100] * 9))
+    assert found.timing.variation > 1 and found.signals["metronome"]["spread"] < 0.05
 
 
 def test_uneven_human_intervals_fire_nothing():
     pauses = itertools.cycle([180, 420, 260, 900, 310, 150, 520])
-    times = list(itertools.accumulate([0] + [next(pauses) for _ in range(31)]))
-    found = screen(STRIPES, timed(reveals(SAFE), times), WON)
+    gaps = [next(pauses) for _ in range(31)]
+    history = earlier([next(pauses) for _ in range(50)], [next(pauses) for _ in range(50)])
+    found = screen(STRIPES, timed(reveals(SAFE), from_gaps(gaps)), WON, earlier=history)
     assert found.signals == {}
-    assert found.timing.effective_moves == 32 and found.timing.variation > 0.5
+    assert all(w.size == w.n for w in found.windows)
+    assert found.timing.effective_moves == 32 and found.timing.spread > 0.5
+
+
+def test_a_window_whose_median_is_0_is_left_to_reaction():
+    found = screen(STRIPES, timed(reveals(SAFE), [0] * 32), WON, earlier=earlier([0] * 9))
+    assert set(found.signals) == {"reaction"}
 
 
 def test_clicks_that_change_nothing_are_not_timed():
@@ -98,14 +144,34 @@ def test_moves_after_the_end_change_nothing():
     assert effective_times(STRIPES, timed(clicks, [0, 30])) == [0]
 
 
-def test_fewer_than_the_minimum_of_effective_moves_never_fire_reaction_or_metronome():
+def test_the_window_sizes_and_floors_are_settings():
     found = screen(STRIPES, timed(reveals(SAFE[:29]), steady(29, 10)), LOST)
     assert found.signals == {} and found.timing.effective_moves == 29
-    lower = Thresholds(min_moves=29)  # a setting: the same game judged on fewer moves
+    lower = Thresholds(windows=((28, 0.12), (120, 0.2)))  # the same game on a shorter window
     assert set(screen(STRIPES, timed(reveals(SAFE[:29]), steady(29, 10)), LOST, lower).signals) == {
         "reaction",
         "metronome",
     }
+    stricter = Thresholds(windows=((28, 0.0), (120, 0.0)), reaction_floor_ms=5)
+    assert screen(STRIPES, timed(reveals(SAFE[:29]), steady(29, 10)), LOST, stricter).signals == {}
+
+
+def test_a_window_takes_the_latest_intervals_of_the_latest_games_never_across_two():
+    window = window_of([7, 8], earlier([5, 6], [1, 2, 3, 4], [9] * 10), n=6)
+    assert window.intervals == (3, 4, 5, 6, 7, 8) and window.games == ("g0", "g1")
+    assert window_of(list(range(50)), earlier([1] * 10), n=40).intervals == tuple(range(50))
+    # At most `max_games` earlier games, empty ones reaching nothing.
+    many = earlier([], *([[3]] * 60))
+    reached = window_of([], many, n=120, max_games=50)
+    assert reached.size == 49 and reached.games == tuple(f"g{k}" for k in range(1, 50))
+
+
+@pytest.mark.parametrize(
+    ("values", "spread"),
+    [([100, 100, 100], 0.0), ([100, 110, 90, 100, 1000], 0.14826), ([], None), ([0, 0, 5], None)],
+)
+def test_spread_is_1_4826_mads_over_the_median(values, spread):
+    assert spread_of(values) == (None if spread is None else pytest.approx(spread))
 
 
 @pytest.mark.parametrize(
@@ -173,28 +239,99 @@ def from_gaps(gaps: list[int], start: int = 5_000) -> list[int]:
     order=orders,
     interval=st.integers(20, 2_000),
     jitter=st.lists(st.floats(-0.05, 0.05), min_size=31, max_size=31),
+    stalls=st.sets(st.integers(0, 30), max_size=5),
+    before=st.integers(9, 200),
 )
-def test_machine_regular_intervals_always_fire_metronome(order, interval, jitter):
-    """A program that waits the same time before each click (within 5 %) cannot hide."""
-    gaps = [round(interval * (1 + j)) for j in jitter]
-    found = screen(STRIPES, timed(reveals(order), from_gaps(gaps)), LOST)
+def test_machine_regular_intervals_always_fire_metronome_whatever_their_stalls(
+    order, interval, jitter, stalls, before
+):
+    """A program that waits the same time before each click (within 5 %) cannot hide, even
+    behind a few long stalls, once its window is full."""
+    gaps = [round(interval * (1 + j)) + (5_000 if k in stalls else 0) for k, j in enumerate(jitter)]
+    history = earlier([interval] * before)
+    found = screen(STRIPES, timed(reveals(order), from_gaps(gaps)), LOST, earlier=history)
     assert "metronome" in found.signals
 
 
-@given(order=orders, gaps=human_gaps, factor=st.integers(1, 20))
-def test_scaling_every_interval_up_never_creates_a_reaction_signal(order, gaps, factor):
-    slow = screen(STRIPES, timed(reveals(order), from_gaps([g * factor for g in gaps])), LOST)
+@given(order=orders, gaps=human_gaps, factor=st.integers(1, 20), before=st.integers(9, 100))
+def test_scaling_every_interval_up_never_creates_a_reaction_signal(order, gaps, factor, before):
+    slow_history = earlier([gaps[0] * factor] * before)
+    slow = screen(
+        STRIPES, timed(reveals(order), from_gaps([g * factor for g in gaps])), LOST,
+        earlier=slow_history,
+    )  # fmt: skip
     if "reaction" in slow.signals:
-        fast = screen(STRIPES, timed(reveals(order), from_gaps(gaps)), LOST)
+        fast = screen(
+            STRIPES,
+            timed(reveals(order), from_gaps(gaps)),
+            LOST,
+            earlier=earlier([gaps[0]] * before),
+        )
         assert "reaction" in fast.signals
 
 
-@given(order=orders, gaps=human_gaps, factor=st.integers(1, 20))
-def test_scaling_every_interval_leaves_metronome_as_it_was(order, gaps, factor):
+@given(order=orders, gaps=human_gaps, factor=st.integers(1, 20), before=st.integers(0, 100))
+def test_scaling_every_interval_leaves_metronome_as_it_was(order, gaps, factor, before):
     """Regularity is a ratio: a program cannot pass by being slower, nor a person fail."""
-    base = screen(STRIPES, timed(reveals(order), from_gaps(gaps)), LOST)
-    scaled = screen(STRIPES, timed(reveals(order), from_gaps([g * factor for g in gaps])), LOST)
+    base = screen(
+        STRIPES, timed(reveals(order), from_gaps(gaps)), LOST, earlier=earlier(gaps[:before])
+    )
+    scaled = screen(
+        STRIPES, timed(reveals(order), from_gaps([g * factor for g in gaps])), LOST,
+        earlier=earlier([g * factor for g in gaps[:before]]),
+    )  # fmt: skip
     assert ("metronome" in base.signals) == ("metronome" in scaled.signals)
+
+
+games_of_intervals = st.lists(st.lists(st.integers(0, 3_000), max_size=60).map(tuple), max_size=70)
+
+
+@given(
+    own=st.lists(st.integers(0, 3_000), max_size=150),
+    history=games_of_intervals,
+    n=st.integers(1, 200),
+    max_games=st.integers(0, 60),
+)
+def test_a_window_is_its_own_intervals_after_the_latest_of_earlier_games(
+    own, history, n, max_games
+):
+    games = [EarlierGame(f"g{k}", gaps) for k, gaps in enumerate(history)]
+    window = window_of(own, games, n, max_games)
+    # It ends with the game's own intervals, all of them.
+    assert window.intervals[len(window.intervals) - len(own) :] == tuple(own)
+    reachable = sum(len(g.intervals) for g in games[:max_games])
+    assert window.size == max(len(own), min(n, len(own) + reachable))
+    # The games it reached: the latest ones with intervals, in order, at most max_games...
+    assert (
+        list(window.games)
+        == [g.game_id for g in games[:max_games] if g.intervals][: len(window.games)]
+    )
+    # ...each giving the latest of its own intervals, oldest game first, whole but the last.
+    rest = window.intervals[: len(window.intervals) - len(own)]
+    by_id = {g.game_id: g.intervals for g in games}
+    for k, game_id in enumerate(window.games):
+        gaps = by_id[game_id]
+        if k < len(window.games) - 1:
+            assert rest[len(rest) - len(gaps) :] == gaps
+            rest = rest[: len(rest) - len(gaps)]
+        else:
+            assert len(rest) <= len(gaps) and gaps[len(gaps) - len(rest) :] == rest
+
+
+@given(
+    values=st.lists(st.integers(1, 5_000), min_size=1, max_size=200),
+    factor=st.integers(1, 50),
+    stall=st.integers(0, 100_000),
+)
+def test_spread_is_a_ratio_and_one_stall_moves_it_little(values, factor, stall):
+    spread = spread_of(values)
+    assert spread is not None and spread >= 0
+    assert spread_of([v * factor for v in values]) == pytest.approx(spread)
+    if len(values) >= 20:
+        # One outlier moves the median and the MAD by at most one rank each.
+        ranked = sorted(values)
+        stalled = spread_of([*values, stall])
+        assert stalled <= 1.4826 * (ranked[-1] - ranked[0]) / ranked[len(ranked) // 2 - 1] + 1e-9
 
 
 @given(
