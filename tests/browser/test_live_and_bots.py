@@ -13,6 +13,7 @@ from websockets.sync.client import connect
 
 from tests.browser.support import expect, wait_ready
 from tests.browser.support.pages import Racer, api
+from tests.browser.support.race import quick_match
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
@@ -124,20 +125,10 @@ def bot_race(stack: ExitStack, base_url: str, racer: str, **body) -> tuple[dict,
     return game, player
 
 
-def quick_matched_race(stack: ExitStack, base_url: str, preset: str) -> dict:
+def quick_matched_race(base_url: str, preset: str) -> dict:
     """A rated race made by quick match for two guests seeking over the WebSocket."""
-    url = base_url.replace("http", "ws", 1) + "/ws/match/"
-    sockets = [stack.enter_context(connect(url, origin=base_url, proxy=None)) for _ in "ab"]
-    for number, socket in enumerate(sockets):
-        seek = {"type": "seek", "preset": preset, "no_guess": False, "name": f"Seeker{number}"}
-        socket.send(json.dumps({**seek, "id": 1}))
-    games = []
-    for socket in sockets:
-        while (frame := json.loads(socket.recv(timeout=10)))["type"] != "matched":
-            assert frame["type"] == "seeking", frame
-        games.append(frame["game"])
-    assert games[0]["id"] == games[1]["id"]
-    return games[0]
+    frames = quick_match(base_url, ["Seeker0", "Seeker1"], preset, own_addresses=False)
+    return frames[0]["game"]
 
 
 def test_watch_live_lists_running_races_and_one_click_spectates(open_page, base_url):
@@ -147,7 +138,7 @@ def test_watch_live_lists_running_races_and_one_click_spectates(open_page, base_
         )
         watched, _ = bot_race(stack, base_url, "Walker", preset="intermediate", bot="relaxed")
         spectate(stack, base_url, watched["id"])
-        rated = quick_matched_race(stack, base_url, "expert")
+        rated = quick_matched_race(base_url, "expert")
         wait_until(
             lambda: api(base_url, f"/api/games/{rated['id']}/")["status"] == "running",
             message="the quick-matched race to start",

@@ -3,16 +3,18 @@ joined and started from its page, accounts, quick match over the WebSocket, scre
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import urllib.request
 import uuid
-from contextlib import ExitStack
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AsyncExitStack
 from pathlib import Path
 
+from websockets.asyncio.client import connect as connect_async
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from tests.browser.support import JSON_HEADERS, expect, wait_ready
 
@@ -93,47 +95,74 @@ def sign_up(page, base_url: str, username: str) -> None:
     page.wait_for_url(base_url + "/")
 
 
-def _seek(stack: ExitStack, base_url: str, seeker, address: str) -> object:
-    """A quick-match socket seeking a classic beginner race: as the account logged in on a
-    page (its session cookie), or as a guest when `seeker` is a name; from `address` (the
-    test server trusts this process as its proxy: tests/browser/support/__init__.py)."""
+def _seek_of(base_url: str, seeker, address: str) -> tuple[dict, dict]:
+    """A quick-match seek of a classic board and its handshake's headers: as the account
+    logged in on a page (its session cookie), or as a guest when `seeker` is a name; from
+    `address` (the test server trusts this process as its proxy: tests/browser/support/).
+    The cookies are read here, in Playwright's thread."""
     headers = {"X-Forwarded-For": address}
-    frame = {"type": "seek", "preset": "beginner", "no_guess": False, "id": 1}
+    frame = {"type": "seek", "no_guess": False, "id": 1}
     if isinstance(seeker, str):
         frame["name"] = seeker
     else:
         cookies = seeker.context.cookies(base_url)
         headers["Cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
+    return frame, headers
+
+
+async def matched_frames(base_url: str, names: list, seeks: list) -> list[dict]:
+    """Open every seek's socket and send it, then read each one's frames up to `matched`.
+
+    websockets' asyncio client, not its sync one: the server closes a seeker's socket right
+    after `matched` (docs/protocol.md 5), and Daphne aborts the TCP connection when the close
+    handshake is not answered within a second (Autobahn's closeHandshakeTimeout). A sync
+    client's reading thread that is late (a loaded machine) then reads `matched` and the close
+    at once, fails to write its close reply (connection reset) and drops what it read with it
+    (websockets/sync/connection.py: "If self.send_data raised an exception, then events are
+    lost"): the seeker looked closed with 1000, never matched. The asyncio client keeps every
+    frame it read whatever becomes of its reply (tests/browser/test_quick_match_helper.py)."""
     url = base_url.replace("http", "ws", 1) + "/ws/match/"
-    socket = stack.enter_context(
-        connect(url, origin=base_url, proxy=None, additional_headers=headers)
-    )
-    socket.send(json.dumps(frame))
-    return socket
-
-
-def quick_match(base_url: str, seekers: list) -> list[dict]:
-    """Pair `seekers` (pages with an account logged in, or guest names) through /ws/match/;
-    returns each one's `matched` frame (the race's public state and that seeker's token)."""
-    frames = []
-    with ExitStack() as stack:
-        # Each from an address of its own, as strangers are (one is shared in test_same_network).
-        sockets = [
-            _seek(stack, base_url, seeker, f"192.0.2.{number}")
-            for number, seeker in enumerate(seekers, start=1)
-        ]
-        for seeker, socket in zip(seekers, sockets, strict=True):
+    async with AsyncExitStack() as stack:
+        sockets = []
+        for frame, headers in seeks:
+            socket = await stack.enter_async_context(
+                connect_async(url, origin=base_url, proxy=None, additional_headers=headers)
+            )
+            await socket.send(json.dumps(frame))
+            sockets.append(socket)
+        frames = []
+        for name, socket in zip(names, sockets, strict=True):
             seen = []
             while True:
                 try:
-                    frame = json.loads(socket.recv(timeout=15))
+                    frame = json.loads(await asyncio.wait_for(socket.recv(), timeout=15))
                 except ConnectionClosed as closed:
-                    raise AssertionError(f"{seeker}: closed unmatched after {seen}") from closed
+                    raise AssertionError(f"{name}: closed unmatched after {seen}") from closed
                 seen.append(frame)
                 assert frame["type"] != "error", frame
                 if frame["type"] == "matched":
                     frames.append(frame)
                     break
+        return frames
+
+
+def quick_match(
+    base_url: str, seekers: list, preset: str = "beginner", *, own_addresses: bool = True
+) -> list[dict]:
+    """Pair `seekers` (pages with an account logged in, or guest names) through /ws/match/ on
+    `preset`; returns each one's `matched` frame (the race's public state and that seeker's
+    token). Each comes from an address of its own, as strangers do, or all from 127.0.0.1 when
+    `own_addresses` is False."""
+    seeks = []
+    for number, seeker in enumerate(seekers, start=1):
+        frame, headers = _seek_of(base_url, seeker, f"192.0.2.{number}")
+        if not own_addresses:
+            del headers["X-Forwarded-For"]
+        seeks.append(({**frame, "preset": preset}, headers))
+    names = [s if isinstance(s, str) else f"seeker {n}" for n, s in enumerate(seekers, start=1)]
+    # Playwright's sync API holds an asyncio loop in this thread: the seeks run in another.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        frames = pool.submit(asyncio.run, matched_frames(base_url, names, seeks)).result()
     assert len({frame["game"]["id"] for frame in frames}) == 1
     return frames
 
