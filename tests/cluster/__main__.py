@@ -83,6 +83,12 @@ def main() -> int:
     parser.add_argument("--races", type=int, default=6)
     parser.add_argument("--racers", type=int, default=3, help="per race")
     parser.add_argument(
+        "--rated",
+        type=int,
+        default=4,
+        help="accounts playing rated quick matches to the win meanwhile (0: none)",
+    )
+    parser.add_argument(
         "--observe-s",
         type=float,
         default=8,
@@ -117,7 +123,7 @@ def main() -> int:
             args.faults.split(",") if args.faults else chaos.SHORT if args.short else chaos.FULL
         )
         report = asyncio.run(
-            chaos.chaos(site, faults, args.races, args.racers, args.observe_s, log)
+            chaos.chaos(site, faults, args.races, args.racers, args.observe_s, log, args.rated)
         )
     report["load_average_at_start"] = [round(v, 2) for v in load_at_start]
     report["seconds"] = round(time.monotonic() - began)
@@ -126,7 +132,9 @@ def main() -> int:
     print(
         f"\n{report['racers']} racers in {report['races']} races, a move every "
         f"{report['move_every_s']} s; {report['acked_moves']} moves acknowledged, "
-        f"{report['reconnects']} reconnects; load average at start "
+        f"{report['reconnects']} reconnects; {report['rated_accounts']} accounts played "
+        f"{report['rated_races_played']} rated races ({report['rated_moves']} moves); "
+        "load average at start "
         f"{report['load_average_at_start']}; {report['seconds']} s"
     )
     if args.json:

@@ -35,6 +35,7 @@ from typing import Any
 
 import psycopg
 
+from tests.cluster import rated
 from tests.cluster.load import Race, Racer, open_races
 from tests.cluster.services import APP_PORT, REDIS_PORT, AppWorker
 from tests.cluster.site import Site
@@ -210,8 +211,11 @@ def steps_to_recovery(racer: Racer, at: float, recovered_s: float) -> list[tuple
 # ---- the checks against the database ---------------------------------------------------------
 
 
-def database_checks(url: str, races: list[Race]) -> dict[str, Any]:
-    """The loss figures, from the primary's rows and every racer's log."""
+def database_checks(url: str, races: list[Race], since: float | None = None) -> dict[str, Any]:
+    """The loss figures, from the primary's rows and every racer's log (and, with `since`, how
+    many rated races had their ratings applied after that time.time())."""
+    races = [Race(r.game_id, r.seed, r.board, r.start, [p for p in r.racers if p.player_id])
+             for r in races]  # fmt: skip
     racers = [p for race in races for p in race.racers]
     ids = [p.player_id for p in racers]
     with psycopg.connect(url, connect_timeout=5) as conn:
@@ -224,11 +228,8 @@ def database_checks(url: str, races: list[Race]) -> dict[str, Any]:
                 "SELECT id, status FROM games_player WHERE id = ANY(%s)", (ids,)
             ).fetchall()
         )
-        double_ratings = conn.execute(
-            "SELECT count(*) FROM (SELECT user_id, game_id FROM ratings_ratingchange "
-            "WHERE user_id IS NOT NULL AND counted GROUP BY user_id, game_id "
-            "HAVING count(*) > 1) twice"
-        ).fetchone()[0]
+        doubles = rated.double_ratings(conn)
+        decided = None if since is None else rated.rated_since(conn, since)
     logs: dict[str, dict[int, tuple[str, int, int]]] = {pid: {} for pid in ids}
     for player_id, seq, action, x, y in rows:
         logs[player_id][seq] = (action, x, y)
@@ -238,17 +239,21 @@ def database_checks(url: str, races: list[Race]) -> dict[str, Any]:
         moves = list(logs[p.player_id].values())
         duplicates += len(moves) - len(set(moves))
         duplicates += sum(len(seqs) - 1 for seqs in p.seq_of_key.values())
-    missing = 0
+    missing, missing_detail = 0, []
     for race in races:
         for p in race.racers:
             for other in race.racers:
-                if other is p:
+                if other is p or not p.heard_out:  # it left before the race's end
                     continue
                 told = p.progress_seen.get(other.player_id, set())
                 known = p.resynced.get(other.player_id, 0)
-                missing += sum(
-                    1 for seq in logs[other.player_id] if seq > known and seq not in told
-                )
+                unheard = [seq for seq in logs[other.player_id] if seq > known and seq not in told]
+                missing += len(unheard)
+                if unheard and len(missing_detail) < 10:
+                    missing_detail.append(
+                        f"{p.name} ({p.player_id}) never told {other.name}'s seqs {unheard[:5]} "
+                        f"(welcome up to {known}, progress {len(told)})"
+                    )
     dropped = sum(
         1
         for p in racers
@@ -263,7 +268,9 @@ def database_checks(url: str, races: list[Race]) -> dict[str, Any]:
         "missing_events": missing,
         "duplicate_moves": duplicates,
         "dropped_live": dropped,
-        "double_ratings": double_ratings,
+        "double_ratings": doubles,
+        **({} if decided is None else {"rated_races_decided": decided}),
+        **({"missing_detail": missing_detail} if missing_detail else {}),
     }
 
 
@@ -330,6 +337,8 @@ async def run_fault(
     pause: asyncio.Event,
     log: Callable[[str], None],
     observe_s: float,
+    seekers: list[rated.Seeker] = (),
+    rated_races: dict[str, Race] | None = None,
 ) -> dict[str, Any]:
     racers = [p for race in races for p in race.racers]
     pause.clear()
@@ -376,11 +385,12 @@ async def run_fault(
     whole = await wait_for(lambda: site_whole(site), 180, 1.0)
     log(f"site whole again: {whole}")
     pause.set()
-    await wait_for(lambda: not any(p.busy for p in racers), 60)
+    await wait_for(lambda: not any(p.busy for p in [*racers, *seekers]), 60)
     await asyncio.sleep(SETTLE_S)  # the last moves' events on their way
     primary = site.postgres.primary()
     url = site.postgres.node_url(primary) if primary else site.postgres.url
-    figures = await asyncio.to_thread(database_checks, url, races)
+    checked = [*races, *(rated_races or {}).values()]
+    figures = await asyncio.to_thread(database_checks, url, checked, wall_at)
     p50, p99 = percentile(measured, 50), percentile(measured, 99)
     events = []
     if fault.kind == "PostgreSQL":  # the promotion, step by step (not the rejoin after it)
@@ -400,8 +410,15 @@ async def run_fault(
         "monitor_events": events,
         **split,
     }
-    for p in racers:
+    if seekers:
+        row["rated_refusals"] = dict(
+            sum((s.refusals for s in seekers), start=Counter())
+            + sum((p.refusals for r in rated_races.values() for p in r.racers), start=Counter())
+        )
+    for p in [*racers, *(p for r in (rated_races or {}).values() for p in r.racers)]:
         p.refusals.clear()
+    for s in seekers:
+        s.refusals.clear()
     return row
 
 
@@ -412,21 +429,42 @@ async def chaos(
     racers: int,
     observe_s: float,
     log: Callable[[str], None],
+    rated_seekers: int = 4,
 ) -> dict[str, Any]:
     opened = await open_races(site.proxy.url, site.proxy.ws_url, races, racers)
     everyone = [p for race in opened for p in race.racers]
     stop, pause = asyncio.Event(), asyncio.Event()
     players = [asyncio.ensure_future(p.play(MOVE_EVERY_S, stop, pause)) for p in everyone]
+    # Accounts playing rated quick matches meanwhile: ratings applied under every fault.
+    rated_races: dict[str, Race] = {}
+    tag = site.network.tag
+    seekers = [
+        rated.Seeker(f"rater{tag}x{i}", site.proxy.url, site.proxy.ws_url, site.postgres.url,
+                     rated_races)
+        for i in range(rated_seekers)
+    ]  # fmt: skip
+    players += [asyncio.ensure_future(s.play(MOVE_EVERY_S, stop, pause)) for s in seekers]
     rows = []
     try:
+        await wait_for(lambda: len(rated_races) >= rated_seekers // 2 or not seekers, 60)
         await asyncio.sleep(3)
         for name in faults:
-            rows.append(await run_fault(site, FAULTS[name], opened, pause, log, observe_s))
+            rows.append(
+                await run_fault(
+                    site, FAULTS[name], opened, pause, log, observe_s, seekers, rated_races
+                )
+            )
             log(str(rows[-1]))
     finally:
         stop.set()
+        # Every player stops at its next move; one still reconnecting to a site that is being
+        # taken down (an interrupted run) is cancelled.
+        _, pending = await asyncio.wait(players, timeout=20)
+        for player in pending:
+            player.cancel()
         await asyncio.gather(*players, return_exceptions=True)
-        for p in everyone:
+        rated_racers = [p for race in rated_races.values() for p in race.racers]
+        for p in [*everyone, *rated_racers]:
             with contextlib.suppress(Exception):
                 await p.drop_socket()
     return {
@@ -436,4 +474,8 @@ async def chaos(
         "move_every_s": MOVE_EVERY_S,
         "acked_moves": sum(len(p.acked) for p in everyone),
         "reconnects": sum(p.reconnects for p in everyone),
+        "rated_accounts": len(seekers),
+        "rated_races_played": len(rated_races),
+        "rated_moves": sum(len(p.acked) for p in rated_racers),
+        "progress_after_game_over": sum(p.progress_after_game_over for p in rated_racers),
     }

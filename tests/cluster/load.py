@@ -86,6 +86,9 @@ class Racer:
     busy: bool = False  # a move is on its way (sent, or being sent again)
     status: str = "playing"
     started: asyncio.Event = field(default_factory=asyncio.Event)
+    game_over: asyncio.Event = field(default_factory=asyncio.Event)
+    heard_out: bool = True  # False: left its race before `game_over` (rated.py)
+    progress_after_game_over: int = 0  # `progress` frames that came after the `game_over`
     # What happened when (monotonic, step): the chaos run prints the steps from a fault to the
     # next answered move of its slowest racer, so a recovery's time can be read step by step.
     trace: list[tuple[float, str]] = field(default_factory=list)
@@ -149,8 +152,11 @@ class Racer:
             self.started.set()
         elif kind == "progress":
             self.progress_seen.setdefault(frame["player"], set()).add(frame["seq"])
+            self.progress_after_game_over += self.game_over.is_set()
         elif kind == "finished":
             self.finished_seen[frame["player"]] = frame["status"]
+        elif kind == "game_over":
+            self.game_over.set()
 
     async def request(self, frame: dict[str, Any], timeout: float = ANSWER_TIMEOUT_S) -> dict:
         assert self.ws is not None
@@ -191,11 +197,12 @@ class Racer:
         assert welcome["type"] == "welcome", welcome
         self.player_id, self.token = welcome["you"], welcome["token"]
 
-    async def resume(self) -> None:
-        """Reconnect and say hello with the token until a welcome comes: the resync."""
+    async def resume(self, first: bool = False) -> None:
+        """Reconnect and say hello with the token until a welcome comes: the resync (`first`:
+        the first hello of a player whose seat and token came from a quick match)."""
         await self.drop_socket()
         self.step("old socket dropped")
-        self.reconnects += 1
+        self.reconnects += 0 if first else 1
         while True:
             try:
                 await self.open()
@@ -211,6 +218,9 @@ class Racer:
                 continue
             self.step(f"hello answered: {welcome.get('type')} {welcome.get('code', '')}".strip())
             if welcome.get("type") == "welcome":
+                self.player_id = welcome.get("you") or self.player_id
+                if (welcome.get("game") or {}).get("status") not in (None, "lobby", "countdown"):
+                    self.started.set()
                 for player, seq in welcome.get("seqs", {}).items():
                     self.resynced[player] = max(self.resynced.get(player, 0), seq)
                 return

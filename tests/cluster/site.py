@@ -170,6 +170,12 @@ class Site:
             MINERACE_TRUSTED_PROXIES=self.hosts["proxy"].address,
             MINERACE_SPECTATOR_DELAY_MS="0",
             MINERACE_COUNTDOWN_MS="500",
+            # The chaos run's rated load (tests/cluster/rated.py): its accounts all sign up
+            # from the client host, race each other all day, and never wait for a bot.
+            MINERACE_SIGNUPS_PER_HOUR="1000",
+            MINERACE_SIGNUPS_PER_DAY="1000",
+            MINERACE_PAIR_RATED_PER_DAY="1000000",
+            MINERACE_MATCH_BOT_S="3600",
             REDIS_PREFIX=f"minerace-cluster-{self.network.tag}",
             REDIS_URL=f"redis://{shard0.master_host.address}:6379/0",
         )

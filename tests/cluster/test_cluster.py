@@ -43,4 +43,7 @@ def test_faults_under_load_lose_nothing(tmp_path):
         assert row["racers_never_moved_again"] == 0, row
         assert row["site_whole_after"], row
     assert report["acked_moves"] > 100
+    # Ratings were applied during the run, so double_ratings counted real decisions.
+    assert report["rated_races_played"] > 0
+    assert sum(row["rated_races_decided"] for row in report["faults"]) > 0
     assert set(leftovers()) == before  # every namespace of the run deleted
