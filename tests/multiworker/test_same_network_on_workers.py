@@ -16,6 +16,7 @@ from games.matchmaking.pairing import SAME_ACCOUNT_NOTE
 from tests.multiworker.conftest import make_cluster
 from tests.multiworker.programs import Account, http_json, sign_up
 from tests.multiworker.test_tournaments_on_workers import new_arena, paired, waiting
+from tests.support.wsclient import until
 
 pytestmark = pytest.mark.services
 
@@ -52,11 +53,13 @@ async def seek(worker, account: Account, preset: str = "beginner"):
     return ws, answer
 
 
-async def until(ws, kind: str, timeout: float = 15) -> dict:
-    while True:
-        frame = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        if frame["type"] == kind:
-            return frame
+async def frame_of(ws, kind: str, timeout: float = 15) -> dict:
+    """The first frame of `kind` on a raw socket (tests/support/wsclient.py's one wait)."""
+    return await until(lambda: _read(ws, timeout), kind)
+
+
+async def _read(ws, timeout: float) -> dict:
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
 
 
 async def test_two_accounts_of_one_address_are_matched_rated_across_workers(cluster):
@@ -65,7 +68,7 @@ async def test_two_accounts_of_one_address_are_matched_rated_across_workers(clus
     ann_ws, first = await seek(a, ann, preset="intermediate")
     assert first["waiting"] == 1 and "note" not in first
     bea_ws, _ = await seek(b, bea, preset="intermediate")
-    told = [await until(ws, "matched") for ws in (ann_ws, bea_ws)]
+    told = [await frame_of(ws, "matched") for ws in (ann_ws, bea_ws)]
     game = told[0]["game"]
     assert game["id"] == told[1]["game"]["id"] and game["rated"] is True
     assert sorted(p["name"] for p in game["players"]) == sorted([ann.name, bea.name])
@@ -80,15 +83,15 @@ async def test_an_account_seeking_on_both_workers_is_not_its_own_company(cluster
     here, _ = await seek(a, ann, preset="expert")
     there, answer = await seek(b, ann, preset="expert")
     assert answer["waiting"] == 1 and answer["note"] == SAME_ACCOUNT_NOTE
-    heard = await until(here, "seeking")  # the first window hears of it from the other worker
+    heard = await frame_of(here, "seeking")  # the first window hears of it from the other worker
     assert heard["waiting"] == 1 and heard["note"] == SAME_ACCOUNT_NOTE
     await there.close()
-    cleared = await until(here, "seeking")
+    cleared = await frame_of(here, "seeking")
     assert cleared["waiting"] == 1 and "note" not in cleared
     (friend,) = friends(b, 1)
     friend_ws, joined = await seek(b, friend, preset="expert")
     assert joined["waiting"] == 2 and "note" not in joined  # ann, and itself
-    assert (await until(here, "matched"))["game"]["rated"] is True
+    assert (await frame_of(here, "matched"))["game"]["rated"] is True
     for ws in (here, friend_ws):
         await ws.close()
 

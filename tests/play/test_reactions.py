@@ -7,6 +7,7 @@ import pytest
 from games.play.reactions import EMOTES
 from tests.play.helpers import create_game, player, spectator
 from tests.play.race_helpers import race, start
+from tests.support.wsclient import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,13 +15,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _short_countdown(settings):
     settings.MINERACE = {**settings.MINERACE, "COUNTDOWN_MS": 150, "REAPER_INTERVAL_S": 0}
-
-
-async def until(client, kind: str) -> dict:
-    frame = await client.recv()
-    while frame["type"] != kind:
-        frame = await client.recv()
-    return frame
 
 
 async def test_an_emote_reaches_every_racer_and_spectator_once_every_2_s():
@@ -31,7 +25,7 @@ async def test_an_emote_reaches_every_racer_and_spectator_once_every_2_s():
     answer = await alice.request({"type": "react", "emote": "gg"})
     assert answer == {"type": "reaction", "player": alice_id, "emote": "gg", "re": alice.next_id}
     for other in (bob, watcher):
-        assert await until(other, "reaction") == {
+        assert await until(other.recv, "reaction") == {
             "type": "reaction", "player": alice_id, "emote": "gg",
         }  # fmt: skip
     # A second at once is too fast, and nobody hears it; bob's own is his.
@@ -39,7 +33,7 @@ async def test_an_emote_reaches_every_racer_and_spectator_once_every_2_s():
     assert (again["type"], again["code"]) == ("error", "too_fast")
     bobs = await bob.request({"type": "react", "emote": "cool"})
     assert bobs["player"] == welcomes[1]["you"]
-    assert (await until(alice, "reaction"))["emote"] == "cool"  # not the refused "wow"
+    assert (await until(alice.recv, "reaction"))["emote"] == "cool"  # not the refused "wow"
     for client in (alice, bob, watcher):
         await client.close()
 
