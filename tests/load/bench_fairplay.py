@@ -1,34 +1,34 @@
-"""The screen's false positives and misses (issue 20, point 6): how many games with human-like
-timing it flags, and how many with machine timing it lets through.
+"""The screen's false flags and misses (issue 20.6, issue 32.4): how many simulated accounts
+with human-like timing it flags, and how many wins a program's account gets before its first
+flag, with the windows of docs/protocol.md 6.3.
 
     .venv/bin/python -m tests.load.bench_fairplay
-    .venv/bin/python -m tests.load.bench_fairplay --games 2000 --min-moves 10
+    .venv/bin/python -m tests.load.bench_fairplay --accounts 500 --human-wins 50
 
-For each preset, `--games` boards (v1 boards of the seeds `fairplay-<preset>-<k>`, the first
+For each preset, `--boards` boards (v1 boards of the seeds `fairplay-<preset>-<k>`, the first
 click in the middle) are played by a player who opens them in a random order of its safe
 cells, skipping the ones already open: every click changes the board, about 1.2 to 1.3 clicks
-per 3BV, like the recorded players' 1.1 to 1.6. Each click sequence is then timed as each kind
-of player would, and screened by the pure screen (games/fairplay/screening.py) with the
-server's default thresholds (`--min-moves` changes the one for reaction and metronome):
+per 3BV, like the recorded players' 1.1 to 1.6. An *account* wins boards drawn at random from
+these, one after another, each timed as its kind of player would, and each screened by the
+pure screen (games/fairplay/screening.py, the server's default thresholds) with the windows
+reaching into that account's earlier wins, as the server does:
 
-- human: intervals drawn at random (with replacement) from the intervals between effective
-  clicks of one recorded game of a real player (tests/fixtures/human_replays), a game chosen
-  at random for each board;
+- human: each account draws its intervals at random (with replacement) from those between
+  effective clicks of one recorded game of a real player (tests/fixtures/human_replays; the
+  four of 30 intervals or more, MIN_POOL);
+  it wins `--human-wins` games, and a flag on any of them is a false flag;
 - machine N ms: a program clicking every N ms (20, 50, 100, 250), each interval measured by
-  the server with a gaussian noise of `--server-ms` (5) standard deviation, as its queueing
-  adds;
-- jittered 100 ms: a program at 100 ms that varies each interval uniformly by up to
-  `--jitter` (40 %) of it, to hide from `metronome`;
+  the server with a gaussian noise of `--server-ms` (5) standard deviation;
+- 100 ms + 1 s stall every 12th click: the stalling program of issue 32;
 - 250 ms with stalls: the steady 250 ms program on a loaded server, where `--stalls` (5 %) of
-  the intervals grow by 100 to 300 ms (as measured on a loaded machine, docs/benchmarks.md).
+  the intervals grow by 100 to 300 ms;
+- jittered 100 ms: a program at 100 ms that varies each interval uniformly by up to
+  `--jitter` (40 %): one that imitates a person's rhythm, which timing is not meant to catch.
 
-A what-if column: how many would be flagged if `metronome` judged the median absolute
-deviation over the median of the intervals (below `--robust-floor`, 0.1) instead of the
-standard deviation over the mean; the other signals as they are.
-
-`record` needs a leaderboard and is not part of this bench. Prints, per preset and kind, the
-games flagged, each signal's count and the spread of the figures the signals judge. Pure
-Python, one process, no server: a minute or so with the defaults.
+A program's account plays until its first flag (or `--max-wins`). Prints, per preset and
+kind, the accounts flagged, the wins until the first flag (min / median / max), the signals
+of that first flag, and the lowest spread any full window of 40 and of 120 reached. `record`
+needs a leaderboard and is not part of this bench. Pure Python, one process, no server.
 """
 
 from __future__ import annotations
@@ -39,11 +39,19 @@ import random
 import statistics
 import time
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from games.engine import Board, LoggedMove, Reveal, Sweep, SweepStatus, bbbv, generate_board
 from games.engine.presets import PRESETS
-from games.fairplay.screening import Outcome, ReceivedMove, Screen, Thresholds, screen
+from games.fairplay.screening import (
+    EarlierGame,
+    Outcome,
+    ReceivedMove,
+    Screen,
+    Thresholds,
+    screen,
+)
 from tests.fairplay.replays import recorded_games
 
 
@@ -76,20 +84,29 @@ def click_sequence(preset: str, seed: str, rng: random.Random) -> Clicks:
     return Clicks(preset, board, cells)
 
 
+# A recorded game shorter than this lends no rhythm to draw from: 40 draws from its 12
+# intervals (the 8x11 game, timed to 10 ms) repeat a few values so often that their median
+# absolute deviation is 0, which no person's 40 consecutive intervals are.
+MIN_POOL = 30
+
+
 def human_intervals() -> list[list[int]]:
-    """Per recorded game, the intervals between its clicks that changed the board (ms)."""
+    """Per recorded game of MIN_POOL intervals or more, the intervals between its clicks that
+    changed the board (ms)."""
     pools = []
     for game in recorded_games():
         times = [move.received_ms for move in game.moves]
-        pools.append([b - a for a, b in itertools.pairwise(times)])
+        pool = [b - a for a, b in itertools.pairwise(times)]
+        if len(pool) >= MIN_POOL:
+            pools.append(pool)
     return pools
 
 
 def timed_screen(
-    clicks: Clicks, intervals: list[float], thresholds: Thresholds
-) -> tuple[Screen, float | None]:
-    """Screen the click sequence played with these intervals (one fewer than the clicks);
-    the screen and the win's 3BV/s."""
+    clicks: Clicks, intervals: list[float], thresholds: Thresholds, earlier: list[EarlierGame]
+) -> Screen:
+    """Screen the click sequence played with these intervals (one fewer than the clicks),
+    its windows reaching into `earlier` (latest first)."""
     at, moves = 1_000_000.0, []
     for seq, cell in enumerate(clicks.cells, start=1):
         if seq > 1:
@@ -103,47 +120,80 @@ def timed_screen(
         preset=clicks.preset,
         variant="classic",
     )
-    return screen(clicks.board, moves, outcome, thresholds), outcome.bbbv_per_s
+    return screen(clicks.board, moves, outcome, thresholds, earlier)
 
 
-def kinds(args: argparse.Namespace) -> dict[str, object]:
-    """Each kind of player: a function (clicks, rng) -> intervals."""
+Intervals = Callable[[int, random.Random], list[float]]
+
+
+def kinds(args: argparse.Namespace) -> dict[str, Callable[[random.Random], Intervals]]:
+    """Each kind of player: given an account's rng, its function (count, rng) -> intervals."""
     pools = human_intervals()
 
-    def human(count: int, rng: random.Random) -> list[float]:
-        pool = rng.choice(pools)
-        return [rng.choice(pool) for _ in range(count)]
+    def human(rng: random.Random) -> Intervals:
+        pool = rng.choice(pools)  # one recorded player's rhythm per account
+        return lambda count, rng: [rng.choice(pool) for _ in range(count)]
 
-    def machine(pace: float):
+    def machine(pace: float) -> Callable[[random.Random], Intervals]:
         def intervals(count: int, rng: random.Random) -> list[float]:
             return [max(1.0, rng.gauss(pace, args.server_ms)) for _ in range(count)]
 
-        return intervals
+        return lambda _rng: intervals
+
+    def stall_every_12th(count: int, rng: random.Random) -> list[float]:
+        steady = machine(100)(rng)(count, rng)
+        return [ms + (1000 if k % 12 == 11 else 0) for k, ms in enumerate(steady)]
+
+    def stalled(count: int, rng: random.Random) -> list[float]:
+        return [
+            ms + (rng.uniform(100, 300) if rng.random() < args.stalls else 0)
+            for ms in machine(250)(rng)(count, rng)
+        ]
 
     def jittered(count: int, rng: random.Random) -> list[float]:
         own = [100 * (1 + rng.uniform(-args.jitter, args.jitter)) for _ in range(count)]
         return [max(1.0, ms + rng.gauss(0, args.server_ms)) for ms in own]
 
-    def stalled(count: int, rng: random.Random) -> list[float]:
-        return [
-            ms + (rng.uniform(100, 300) if rng.random() < args.stalls else 0)
-            for ms in machine(250)(count, rng)
-        ]
-
     return {
         "human": human,
         **{f"machine {pace} ms": machine(pace) for pace in (20, 50, 100, 250)},
-        f"jittered 100 ms (+-{args.jitter:.0%})": jittered,
-        f"250 ms, {args.stalls:.0%} stalls": stalled,
+        "100 ms + 1 s stall every 12th": lambda _rng: stall_every_12th,
+        f"250 ms, {args.stalls:.0%} stalls": lambda _rng: stalled,
+        f"jittered 100 ms (+-{args.jitter:.0%})": lambda _rng: jittered,
     }
 
 
-def robust_spread(intervals: list[float]) -> float | None:
-    """Median absolute deviation over median: a few stalls do not move it (what-if)."""
-    if not intervals:
-        return None
-    median = statistics.median(intervals)
-    return statistics.median(abs(ms - median) for ms in intervals) / median if median else None
+@dataclass
+class Account:
+    """What one simulated account's wins came to."""
+
+    wins: int = 0
+    first_flag: int | None = None  # the win (1-based) first flagged
+    signals: tuple[str, ...] = ()
+    lowest: dict[int, float] = field(default_factory=dict)  # window n -> lowest full spread
+
+
+def account_plays(
+    boards: list[Clicks], intervals_of: Intervals, wins: int, stop_at_flag: bool,
+    thresholds: Thresholds, rng: random.Random,
+) -> Account:  # fmt: skip
+    """An account wins `wins` boards drawn from `boards` (stopping at its first flag if told),
+    each screened with the windows over its earlier wins."""
+    result = Account()
+    earlier: list[EarlierGame] = []
+    for k in range(1, wins + 1):
+        clicks = rng.choice(boards)
+        found = timed_screen(clicks, intervals_of(len(clicks.cells) - 1, rng), thresholds, earlier)
+        result.wins = k
+        for window in found.windows:
+            if window.size >= window.n and window.spread is not None:
+                result.lowest[window.n] = min(result.lowest.get(window.n, 9.0), window.spread)
+        if found.flagged and result.first_flag is None:
+            result.first_flag, result.signals = k, tuple(sorted(found.signals))
+            if stop_at_flag:
+                break
+        earlier.insert(0, EarlierGame(str(k), found.intervals))
+    return result
 
 
 def spread(values: list[float]) -> str:
@@ -154,53 +204,51 @@ def spread(values: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=1000, help="boards per preset")
+    parser.add_argument("--boards", type=int, default=300, help="boards per preset")
+    parser.add_argument("--accounts", type=int, default=200, help="accounts per preset and kind")
+    parser.add_argument("--human-wins", type=int, default=30, help="wins of each human account")
+    parser.add_argument("--max-wins", type=int, default=30, help="a program's wins at most")
     parser.add_argument("--seed", type=int, default=20)
-    parser.add_argument("--min-moves", type=int, default=Thresholds().min_moves)
     parser.add_argument("--server-ms", type=float, default=5.0)
     parser.add_argument("--jitter", type=float, default=0.4)
     parser.add_argument("--stalls", type=float, default=0.05)
-    parser.add_argument("--robust-floor", type=float, default=0.1)
     args = parser.parse_args()
-    thresholds = Thresholds(min_moves=args.min_moves)
+    thresholds = Thresholds()
     rng = random.Random(args.seed)
     players = kinds(args)
     started = time.perf_counter()
-    print(f"{args.games} boards per preset, thresholds {thresholds}")
-    print("| preset | timing | games | flagged | pace | reaction | metronome | "
-          "effective moves | median ms | variation | 3BV/s | MAD/median | what-if |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"{args.accounts} accounts per preset and kind over {args.boards} boards, {thresholds}")
+    print("| preset | timing | accounts | flagged | wins to the first flag | first flag's signals "
+          "| lowest spread, 40 / 120 |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     for preset in PRESETS:
-        boards = [click_sequence(preset, f"fairplay-{preset}-{k}", rng) for k in range(args.games)]
-        for kind, intervals_of in players.items():
-            flagged, signals, what_if = 0, Counter(), 0
-            moves, medians, variations, paces, robust = [], [], [], [], []
-            for clicks in boards:
-                intervals = intervals_of(len(clicks.cells) - 1, rng)
-                found, pace = timed_screen(clicks, intervals, thresholds)
-                flagged += found.flagged
-                signals.update(found.signals.keys())
-                moves.append(found.timing.effective_moves)
-                medians.append(found.timing.median_ms)
-                variations.append(found.timing.variation)
-                paces.append(pace)
-                spread_of = robust_spread(intervals)
-                robust.append(spread_of)
-                # What-if: `metronome` on MAD / median instead of stdev / mean.
-                steady = (
-                    spread_of is not None
-                    and found.timing.effective_moves >= thresholds.min_moves
-                    and spread_of < args.robust_floor
+        boards = [click_sequence(preset, f"fairplay-{preset}-{k}", rng) for k in range(args.boards)]
+        for kind, account_of in players.items():
+            is_human = kind == "human"
+            accounts = [
+                account_plays(
+                    boards,
+                    account_of(rng),
+                    args.human_wins if is_human else args.max_wins,
+                    not is_human,
+                    thresholds,
+                    rng,
                 )
-                what_if += bool(set(found.signals) - {"metronome"}) or steady
+                for _ in range(args.accounts)
+            ]
+            flagged = [a for a in accounts if a.first_flag is not None]
+            signals = Counter(a.signals for a in flagged)
+            named = ", ".join(f"{'+'.join(s)} {n}" for s, n in signals.most_common(3)) or "-"
+            lows = [
+                min((a.lowest[n] for a in accounts if n in a.lowest), default=None)
+                for n, _ in thresholds.windows
+            ]
+            low_text = " / ".join("-" if v is None else f"{v:.3f}" for v in lows)
             print(
-                f"| {preset} | {kind} | {len(boards)} | {flagged} ({flagged / len(boards):.1%}) "
-                f"| {signals['pace']} | {signals['reaction']} | {signals['metronome']} "
-                f"| {spread(moves)} | {spread(medians)} | {spread(variations)} "
-                f"| {spread(paces)} | {spread([r for r in robust if r is not None])} "
-                f"| {what_if} ({what_if / len(boards):.1%}) |"
+                f"| {preset} | {kind} | {len(accounts)} | {len(flagged)} "
+                f"| {spread([a.first_flag for a in flagged])} | {named} | {low_text} |"
             )
-    print(f"({time.perf_counter() - started:.0f} s; spreads are min / median / max)")
+    print(f"({time.perf_counter() - started:.0f} s; wins are min / median / max)")
 
 
 if __name__ == "__main__":

@@ -80,10 +80,34 @@ class Played:
     sent_s: list[float] = field(default_factory=list)  # the program's clock at each click
 
 
+@dataclass(frozen=True)
+class Pace:
+    """A program's rhythm: one click every `ms`, and (with `stall_every`) a stall of
+    `stall_ms` more before every `stall_every`-th click, as a program that waits on something
+    now and then."""
+
+    ms: float
+    stall_every: int = 0
+    stall_ms: float = 0
+
+    def gap_s(self, click: int) -> float:
+        stalled = self.stall_every and click % self.stall_every == self.stall_every - 1
+        return (self.ms + (self.stall_ms if stalled else 0)) / 1000
+
+    def __str__(self) -> str:
+        stall = f" + {self.stall_ms:.0f} ms every {self.stall_every}th" if self.stall_every else ""
+        return f"{self.ms:.0f} ms{stall}"
+
+
 async def play(
-    ws_url: str, account: Account, game_id: str, pace_ms: float, token: str | None = None
+    ws_url: str,
+    account: Account,
+    game_id: str,
+    pace_ms: float | Pace,
+    token: str | None = None,
 ) -> Played:
     """Join (or resume with a quick match's token) and play until the game ends for it."""
+    pace = pace_ms if isinstance(pace_ms, Pace) else Pace(pace_ms)
     client = await WsClient(ws_url, game_id, headers=account.headers()).connect()
     try:
         hello = {"type": "hello", "role": "player"}
@@ -109,7 +133,7 @@ async def play(
             wait = due - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)  # the program's own pace, not a wait for the server
-            due = max(due, loop.time()) + pace_ms / 1000
+            due = max(due, loop.time()) + pace.gap_s(clicks)
             sent.append(loop.time())
             answer = await client.request(
                 {"type": "reveal", "x": cell % width, "y": cell // width}, timeout=30
@@ -132,7 +156,7 @@ async def solo_win(
     ws_url: str,
     account: Account,
     preset: str,
-    pace_ms: float,
+    pace_ms: float | Pace,
     tries: int,
     no_guess: bool = False,
 ) -> tuple[Played, int]:
