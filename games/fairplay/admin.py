@@ -140,8 +140,9 @@ class ReviewAdmin(ModeratorsOnly, admin.ModelAdmin):
             lines.append(f"in the window of game {review.window.game_id}: decided with it")
         for n, figures in review.windows.items():
             lines.append(
-                f"{n}: spread {figures.get('spread')}, median {figures.get('median_ms')} ms, "
-                f"{figures.get('size')} intervals, {len(figures.get('games', []))} earlier game(s)"
+                f"window of {n}: spread {figures.get('spread')}, "
+                f"median {figures.get('median_ms')} ms, {figures.get('size')} intervals, "
+                f"{len(figures.get('games', []))} earlier game(s)"
             )
         group = getattr(review, "window_size", 0)
         if review.window_id is None and group:
