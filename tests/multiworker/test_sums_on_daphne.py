@@ -18,7 +18,8 @@ LENIENT = {  # programs click fast: nothing holds their wins here
     "MINERACE_FAIRPLAY_PACE_INTERMEDIATE": "inf",
     "MINERACE_FAIRPLAY_PACE_EXPERT": "inf",
     "MINERACE_FAIRPLAY_REACTION_MS": "0",
-    "MINERACE_FAIRPLAY_METRONOME": "0",
+    "MINERACE_FAIRPLAY_METRONOME_SHORT": "0",
+    "MINERACE_FAIRPLAY_METRONOME_LONG": "0",
 }
 PRESETS = ("beginner", "intermediate", "expert")
 
