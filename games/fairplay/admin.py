@@ -25,35 +25,18 @@ from games.errors import ServiceError
 from games.fairplay.models import Mark, Report, Review
 from games.fairplay.selectors import review_queue
 from games.fairplay.services import account_mark, review_clear_window
+from games.ops.admin_access import ReadOnlyForPermission
 
 PERMISSION = "games.review_game"
 
 
-def is_moderator(request: HttpRequest) -> bool:
-    user = request.user
-    return user.is_active and user.is_staff and user.has_perm(PERMISSION)
-
-
-class ModeratorsOnly:
+class ModeratorsOnly(ReadOnlyForPermission):
     """Seen by moderators, changed by nobody: decisions go through the services."""
 
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_moderator(request)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_moderator(request)
+    permission = PERMISSION
 
     def has_review_permission(self, request: HttpRequest) -> bool:
-        return is_moderator(request)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+        return self.allows(request)
 
 
 # How each signal's figures read to a moderator (games.fairplay.screening); another signal is

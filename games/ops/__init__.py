@@ -5,4 +5,5 @@ logcontext.py  game and player ids on the log lines of the current task
 health.py      readiness checks: the database and Redis reachable
 middleware.py  answers /healthz, /readyz and /metrics before the rest of the stack
 views.py       liveness, readiness and the metrics
+admin_access.py  admin pages read by staff holding one permission, edited by nobody
 """

@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString
 from games.errors import ServiceError
 from games.fairplay.admin import lines_html, signal_lines
 from games.fairplay.models import ReviewStatus
+from games.ops.admin_access import ReadOnlyForPermission
 from games.records.models import Record, RecordCandidate
 from games.records.services import record_confirm
 from games.timefmt import iso
@@ -24,31 +25,13 @@ from games.timefmt import iso
 PERMISSION = "games.confirm_record"
 
 
-def is_confirmer(request: HttpRequest) -> bool:
-    user = request.user
-    return user.is_active and user.is_staff and user.has_perm(PERMISSION)
-
-
-class ConfirmersOnly:
+class ConfirmersOnly(ReadOnlyForPermission):
     """Seen by confirmers, changed by nobody."""
 
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_confirmer(request)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_confirmer(request)
+    permission = PERMISSION
 
     def has_confirm_permission(self, request: HttpRequest) -> bool:
-        return is_confirmer(request)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+        return self.allows(request)
 
 
 @admin.register(RecordCandidate)
