@@ -10,10 +10,7 @@ first go on only once the second waits for a lock in PostgreSQL.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.fairplay import services
 from games.fairplay.models import Review, ReviewStatus
@@ -22,8 +19,7 @@ from games.models import Score
 from games.scores import leaderboards
 from tests.fairplay.play import Clock, account, steady
 from tests.fairplay.test_windows import beginner_wins
-from tests.support.on_postgres import WAITING_FOR_A_LOCK, assert_on_postgres, in_thread
-from tests.support.waiting import wait_until
+from tests.support.on_postgres import assert_on_postgres, pressed_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,38 +36,15 @@ def test_two_moderators_clearing_one_window_at_once_clear_each_game_once(monkeyp
     assert len(window) >= 2
     mods = [account("mod1"), account("mod2")]
     released: list[int] = []
-    first_inside, go_on = threading.Event(), threading.Event()
-    release = services.score_release
-
-    def held_open(**kwargs):
-        released.append(kwargs["score_id"])
-        if not first_inside.is_set():
-            first_inside.set()
-            go_on.wait(timeout=30)
-        return release(**kwargs)
-
-    monkeypatch.setattr(services, "score_release", held_open)
-    results: list[list[int]] = []
-    errors: list[BaseException] = []
-    first = in_thread(
-        lambda: review_clear_window(review_id=window[0].pk, by=mods[0]), results, errors
+    results, errors = pressed_at_once(
+        monkeypatch,
+        services,
+        "score_release",
+        lambda: review_clear_window(review_id=window[0].pk, by=mods[0]),
+        lambda: review_clear_window(review_id=window[-1].pk, by=mods[1]),
+        what="the second press",
+        each_call=lambda kwargs: released.append(kwargs["score_id"]),
     )
-    assert first_inside.wait(timeout=30), errors
-    second = in_thread(
-        lambda: review_clear_window(review_id=window[-1].pk, by=mods[1]), results, errors
-    )
-    with connection.cursor() as cursor:
-
-        def second_waits() -> bool:
-            cursor.execute(WAITING_FOR_A_LOCK)
-            return cursor.fetchone()[0] == 1
-
-        try:
-            wait_until(second_waits, message="the second press to wait on the first one")
-        finally:
-            go_on.set()
-            first.join(timeout=30)
-            second.join(timeout=30)
 
     assert errors == []
     assert sorted(map(len, results)) == [0, len(window)]  # the second found nothing left

@@ -17,7 +17,6 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils import timezone
 
 from games.boards.stored import board_of
@@ -30,8 +29,7 @@ from games.moves.services import move_apply
 from games.ratings.models import Rating, RatingChange, RatingRefund
 from tests.fairplay.marking import fake_rated_race, rated_at, rating_of
 from tests.fairplay.play import Clock, account, human, middle, ranked_solo
-from tests.support.on_postgres import WAITING_FOR_A_LOCK, assert_on_postgres, in_thread
-from tests.support.waiting import wait_until
+from tests.support.on_postgres import assert_on_postgres, in_thread, pressed_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,34 +55,14 @@ def a_cheater_with_victims() -> tuple[object, dict[str, int]]:
 def test_two_moderators_pressing_at_once_make_one_mark_and_one_set_of_refunds(monkeypatch):
     cheat, shown = a_cheater_with_victims()
     mods = [account("mod1"), account("mod2")]
-    first_inside, go_on = threading.Event(), threading.Event()
-    consequences = services.account_scores_hold
-
-    def held_open(**kwargs):
-        """The first press waits here, its mark written and not committed."""
-        if not first_inside.is_set():
-            first_inside.set()
-            go_on.wait(timeout=30)
-        return consequences(**kwargs)
-
-    monkeypatch.setattr(services, "account_scores_hold", held_open)
-    results: list[Marked] = []
-    errors: list[BaseException] = []
-    first = in_thread(lambda: account_mark(user_id=cheat.pk, by=mods[0]), results, errors)
-    assert first_inside.wait(timeout=30), errors
-    second = in_thread(lambda: account_mark(user_id=cheat.pk, by=mods[1]), results, errors)
-    with connection.cursor() as cursor:
-
-        def second_waits() -> bool:
-            cursor.execute(WAITING_FOR_A_LOCK)
-            return cursor.fetchone()[0] == 1
-
-        try:
-            wait_until(second_waits, message="the second press to wait on the first one")
-        finally:
-            go_on.set()
-            first.join(timeout=30)
-            second.join(timeout=30)
+    results, errors = pressed_at_once(
+        monkeypatch,
+        services,
+        "account_scores_hold",
+        lambda: account_mark(user_id=cheat.pk, by=mods[0]),
+        lambda: account_mark(user_id=cheat.pk, by=mods[1]),
+        what="the second press",
+    )
 
     assert errors == []
     assert sorted(marked.new for marked in results) == [False, True]
@@ -159,32 +137,14 @@ def test_a_game_that_ends_while_its_account_is_marked_is_held(monkeypatch):
     assert [cell for cell in safe if cell not in opened] == [last]
     clock.advance(next(pauses))
 
-    first_inside, go_on = threading.Event(), threading.Event()
-    consequences = services.account_scores_hold
-
-    def held_open(**kwargs):
-        first_inside.set()
-        go_on.wait(timeout=30)
-        return consequences(**kwargs)
-
-    monkeypatch.setattr(services, "account_scores_hold", held_open)
-    results: list = []
-    errors: list[BaseException] = []
-    marking = in_thread(lambda: account_mark(user_id=cheat.pk), results, errors)
-    assert first_inside.wait(timeout=30), errors
-    ending = in_thread(lambda: move_apply(player_id=player.id, move=Reveal(*last)), results, errors)
-    with connection.cursor() as cursor:
-
-        def move_waits() -> bool:
-            cursor.execute(WAITING_FOR_A_LOCK)
-            return cursor.fetchone()[0] == 1
-
-        try:
-            wait_until(move_waits, message="the last move to wait on the mark")
-        finally:
-            go_on.set()
-            marking.join(timeout=30)
-            ending.join(timeout=30)
+    _, errors = pressed_at_once(
+        monkeypatch,
+        services,
+        "account_scores_hold",
+        lambda: account_mark(user_id=cheat.pk),
+        lambda: move_apply(player_id=player.id, move=Reveal(*last)),
+        what="the last move",
+    )
 
     assert errors == []
     game.refresh_from_db()

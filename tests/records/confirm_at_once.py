@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection
 
 from games.fairplay.models import Review, ReviewStatus
 from games.records import services
@@ -21,8 +20,7 @@ from games.records.selectors import records_list
 from games.records.services import Confirmed, record_confirm
 from tests.fairplay.play import account
 from tests.records.candidates import candidate, slow_wins
-from tests.support.on_postgres import WAITING_FOR_A_LOCK, assert_on_postgres, in_thread
-from tests.support.waiting import wait_until
+from tests.support.on_postgres import assert_on_postgres, in_thread, pressed_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,33 +34,14 @@ def test_two_moderators_confirming_at_once_make_one_record(monkeypatch, clock):
     slow_wins()
     review = candidate(clock, "ada")
     mods = [account("mod1"), account("mod2")]
-    first_inside, go_on = threading.Event(), threading.Event()
-    release = services.review_clear
-
-    def held_open(**kwargs):
-        if not first_inside.is_set():
-            first_inside.set()
-            go_on.wait(timeout=30)
-        return release(**kwargs)
-
-    monkeypatch.setattr(services, "review_clear", held_open)
-    results: list[Confirmed] = []
-    errors: list[BaseException] = []
-    first = in_thread(lambda: record_confirm(review_id=review.pk, by=mods[0]), results, errors)
-    assert first_inside.wait(timeout=30), errors
-    second = in_thread(lambda: record_confirm(review_id=review.pk, by=mods[1]), results, errors)
-    with connection.cursor() as cursor:
-
-        def second_waits() -> bool:
-            cursor.execute(WAITING_FOR_A_LOCK)
-            return cursor.fetchone()[0] == 1
-
-        try:
-            wait_until(second_waits, message="the second confirmation to wait on the first")
-        finally:
-            go_on.set()
-            first.join(timeout=30)
-            second.join(timeout=30)
+    results, errors = pressed_at_once(
+        monkeypatch,
+        services,
+        "review_clear",
+        lambda: record_confirm(review_id=review.pk, by=mods[0]),
+        lambda: record_confirm(review_id=review.pk, by=mods[1]),
+        what="the second confirmation",
+    )
 
     assert errors == []
     assert sorted(confirmed.new for confirmed in results) == [False, True]
