@@ -21,6 +21,9 @@ async def create_game(**body: Any) -> str:
     return game.id
 
 
+CONNECT_TIMEOUT_S = 10
+
+
 class Client:
     """One connection: send frames, read frames, assert nothing else arrives."""
 
@@ -31,7 +34,10 @@ class Client:
         self.counts: list[int] = []  # `spectators` frames, set aside (they are throttled)
 
     async def connect(self) -> Client:
-        connected, _ = await self.ws.connect()
+        # The communicator's own default (1 s) is shorter than a connect's database trips
+        # take on a loaded machine (CI failed once on it at load 8); a refused socket is
+        # still told apart, by its answer.
+        connected, _ = await self.ws.connect(timeout=CONNECT_TIMEOUT_S)
         assert connected
         return self
 
