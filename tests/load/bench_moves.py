@@ -14,7 +14,9 @@ Every run starts its own two Daphne workers (DEBUG=0, Redis pub/sub layer), the 
 PostgreSQL database, the nginx of tests/support/proxy.py, and plays 50 expert races of 5 racers
 and 1 spectator (tests/load/client.py) for a warm-up and then the measured window. The bench
 runs a Redis of its own, so its command counts and CPU are the bench's alone. For each run it
-prints moves/s, answer and fan-out p50/p99, CPU ms per move by kind of process (the workers and
+prints moves/s, answer and fan-out p50/p99 (the fan-out timed at the other racers of the race;
+the spectators' copies, batched a few times a second since v1.3, are printed apart as their
+lag), CPU ms per move by kind of process (the workers and
 their helpers, PostgreSQL's backends of the run's database, the bench's Redis, nginx, the load
 client; other people's processes are "other"), the round trips per move (Redis commands by
 name, PostgreSQL transactions and rows, statements when pg_stat_statements is loaded, the
@@ -116,12 +118,13 @@ def label(result: dict) -> str:
 def print_run(result: dict) -> None:
     answer = " / ".join(loadtest.fmt_ms(result[f"answer_p{q}_ms"]) for q in (50, 99))
     fanout = " / ".join(loadtest.fmt_ms(result[f"fanout_p{q}_ms"]) for q in (50, 99))
+    lag = " / ".join(loadtest.fmt_ms(result[f"spectator_lag_p{q}_ms"]) for q in (50, 99))
     cpu = ", ".join(f"{k} {v:.2f}" for k, v in result["cpu_ms_per_move"].items())
     trips = result["round_trips_per_move"]
     sample = result["probes"].get("redis_sample")
     print(f"\n== {label(result)} at {result['rate_asked']:g}: {result['moves_per_s']} moves/s, "
-          f"answer p50/p99 {answer} ms, fan-out p50/p99 {fanout} ms, "
-          f"{result['bounds_broken'] or 'held'}", flush=True)  # fmt: skip
+          f"answer p50/p99 {answer} ms, fan-out p50/p99 {fanout} ms (spectators' lag "
+          f"{lag} ms), {result['bounds_broken'] or 'held'}", flush=True)  # fmt: skip
     print(f"   CPU ms per move: {cpu}; machine {result['machine_busy_pct']} % busy")
     print(f"   per move: Redis {trips['redis_commands']} commands {trips['redis_by_command']}, "
           f"{trips['redis_round_trips']} of them round trips (sample: {sample}); "

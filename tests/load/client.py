@@ -1,7 +1,10 @@
 """One load-generating process: racers, spectators and idle sockets against given workers.
 
 Racers play real moves on seeded boards they can compute (generation v1), paced to a target
-rate with one move in flight each; every answer and every spectator copy is timed.
+rate with one move in flight each; every answer is timed, every other racer's copy of a move
+(the fan-out: `progress` from the game, `cells` from the echo) as it arrives, and the
+spectators' copies apart (since v1.3 a spectator's come in its worker's batches, a few a
+second by design: docs/protocol.md 4).
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ class Stats:
     measured: int = 0  # answers to moves sent inside the measured window (after the warm-up)
     errors: list[str] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
-    fanout_ms: list[float] = field(default_factory=list)
+    fanout_ms: list[float] = field(default_factory=list)  # at the other racers
+    spectator_lag_ms: list[float] = field(default_factory=list)  # at the spectators
     # (seconds into the window, ms) of each answer and fan-out above 50 ms: when the slow ones
     # happened tells a pause (all at once) from a queue (spread out).
     slow: list[tuple[str, float, float]] = field(default_factory=list)
@@ -115,7 +119,37 @@ class Racer:
         return moves
 
     async def play(self, rate_per_s: float, measure_from: float, until: float) -> None:
-        """Send moves paced at rate_per_s, one in flight; time each answer after the warm-up."""
+        """Send moves paced at rate_per_s, one in flight; time each answer after the warm-up,
+        and every other racer's move as it arrives (a reader of its own reads all the time, so
+        a frame that comes while this racer waits for its next move is timed when it comes)."""
+        self.answers: asyncio.Queue = asyncio.Queue()
+        reader = asyncio.ensure_future(self._read(measure_from))
+        try:
+            await self._play(rate_per_s, measure_from, until)
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+    async def _read(self, measure_from: float) -> None:
+        while True:
+            try:
+                frame = json.loads(await self.ws.recv())
+            except Exception as exc:  # the socket closed: the player's loop is told
+                await self.answers.put(exc)
+                return
+            if frame.get("re") is not None:
+                await self.answers.put(frame)
+            elif frame.get("type") in SPECTATED and frame.get("player") != self.player_id:
+                sent = self.sent_at.get((frame.get("player"), frame.get("seq")))
+                if sent is not None and sent >= measure_from:
+                    latency_ms = (time.perf_counter() - sent) * 1000
+                    self.stats.fanout_ms.append(latency_ms)
+                    if latency_ms > SLOW_MS:
+                        self.stats.slow.append(
+                            ("fanout", round(sent - measure_from, 3), latency_ms)
+                        )
+
+    async def _play(self, rate_per_s: float, measure_from: float, until: float) -> None:
         interval = 1.0 / rate_per_s
         next_at = time.perf_counter() + random.random() * interval
         for move_id, (action, x, y) in enumerate(self.moves(), start=1):
@@ -133,9 +167,11 @@ class Racer:
             self.stats.sent += 1
             while True:
                 try:
-                    frame = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
+                    frame = await asyncio.wait_for(self.answers.get(), 30)
                 except Exception as exc:
-                    self.stats.errors.append(f"answer: {exc!r}"[:200])
+                    frame = exc
+                if isinstance(frame, BaseException):
+                    self.stats.errors.append(f"answer: {frame!r}"[:200])
                     return
                 if frame.get("re") == move_id:
                     break
@@ -176,10 +212,7 @@ async def spectate(
                 continue
             sent = sent_at.get((message["player"], message["seq"]))
             if sent is not None and sent >= measure_from:
-                latency_ms = (time.perf_counter() - sent) * 1000
-                stats.fanout_ms.append(latency_ms)
-                if latency_ms > SLOW_MS:
-                    stats.slow.append(("fanout", round(sent - measure_from, 3), latency_ms))
+                stats.spectator_lag_ms.append((time.perf_counter() - sent) * 1000)
     await ws.close()
 
 

@@ -266,7 +266,7 @@ def run_target(
         if database is not None:
             database.drop()
 
-    merged = {k: [] for k in ("answer_ms", "fanout_ms", "errors", "slow")}
+    merged = {k: [] for k in ("answer_ms", "fanout_ms", "spectator_lag_ms", "errors", "slow")}
     counters = ("sent", "answered", "measured", "spectator_frames", "idle_pings", "idle_pongs",
                 "connections", "connect_failures")  # fmt: skip
     totals = dict.fromkeys(counters, 0)
@@ -286,6 +286,8 @@ def run_target(
         "answer_p99_ms": percentile(merged["answer_ms"], 99),
         "fanout_p50_ms": percentile(merged["fanout_ms"], 50),
         "fanout_p99_ms": percentile(merged["fanout_ms"], 99),
+        "spectator_lag_p50_ms": percentile(merged["spectator_lag_ms"], 50),
+        "spectator_lag_p99_ms": percentile(merged["spectator_lag_ms"], 99),
         "peak_mib_per_worker": peak_mib,
         "errors": len(merged["errors"]),
         "error_samples": merged["errors"][:5],
