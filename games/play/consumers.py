@@ -287,6 +287,22 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
         else:
             raise ServiceError("bad_message", "a player's hello needs a name or a token")
 
+        await self.welcomed(role, player_id, token, re, joined)
+
+    async def spectator_hello(self, message: dict[str, Any], re: int | None) -> None:
+        await db(lifecycle.spectator_check)(
+            game_id=self.game_id, user=self.scope.get("user"), session_key=self.session_key()
+        )
+        self.batch = message.get("batch") is True
+        await self.welcomed("spectator", None, None, re, None)
+        spectating.count_changed(self.game_id)
+
+    async def welcomed(
+        self, role: str, player_id: str | None, token: str | None, re: int | None,
+        joined: Joined | None,
+    ) -> None:  # fmt: skip
+        """The welcome, then the events the hello caused; a welcome that fails takes the whole
+        hello back (a join included)."""
         try:
             state, opened = await self.welcome_send(role, player_id, token, re)
         except Exception:
@@ -294,20 +310,6 @@ class GameConsumer(ReceiveStamped, FramesRunToTheEnd, AsyncWebsocketConsumer):
             raise  # answered `internal`: nothing of this hello is left, so it may be said again
         self.watch_clock(state)
         await self.deliver((joined.events if joined else []) + opened)
-
-    async def spectator_hello(self, message: dict[str, Any], re: int | None) -> None:
-        await db(lifecycle.spectator_check)(
-            game_id=self.game_id, user=self.scope.get("user"), session_key=self.session_key()
-        )
-        self.batch = message.get("batch") is True
-        try:
-            state, opened = await self.welcome_send("spectator", None, None, re)
-        except Exception:
-            await self.hello_take_back(None)
-            raise  # answered `internal`: nothing of this hello is left, so it may be said again
-        self.watch_clock(state)
-        await self.deliver(opened)
-        spectating.count_changed(self.game_id)
 
     async def welcome_send(
         self, role: str, player_id: str | None, token: str | None, re: int | None
