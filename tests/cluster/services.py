@@ -262,8 +262,29 @@ class PostgresHA:
             interval=0.5,
         )
         for key, value in KEEPER_SETTINGS.items():
-            node.autoctl("config", "set", key, value)
+            self._set_keeper(node, key, value)
         node.autoctl("reload", check=False)
+
+    def _set_keeper(self, node: PostgresNode, key: str, value: str) -> None:
+        """`pg_autoctl config set`, again while it fails: the keeper rewrites its
+        configuration file on each state change, and a `config set` that reads it in the
+        middle of a rewrite finds it empty ("Failed to find section pg_autoctl", seen in CI
+        right after a node reached `single`)."""
+        last: list[str] = []
+
+        def done() -> bool:
+            result = node.autoctl("config", "set", key, value, check=False)
+            last[:] = [result.stderr[-2000:]]
+            return result.returncode == 0
+
+        wait_until(
+            done,
+            message=lambda: (
+                f"pg_autoctl config set {key} on {node.host.name}: {last[0] if last else ''}"
+            ),
+            timeout=30,
+            interval=0.5,
+        )
 
     def _start_node(self, node: PostgresNode) -> Service:
         return node.run_service(
