@@ -54,9 +54,16 @@ def test_a_click_and_a_resignation_says_why_no_rating_moved(open_page, base_url,
             "No rating or tournament point changed: a racer left before making 3 moves that "
             "changed its board, so this race does not count."
         )
+        expect(page.locator("#results-board")).to_contain_text("Aborted: not rated")
+        expect(page.locator("#results-board")).not_to_contain_text("· Rated")
         for row in finished["results"]:
             change = page.locator(f'#results-table tr[data-name="{row["name"]}"] td.rating')
             expect(change).to_have_attribute("data-change", "same")
+    # The note above the board takes room, not rows: the whole board still shows.
+    shown, tall = alice.locator("#board-scroll").evaluate(
+        "box => [box.clientHeight, box.scrollHeight]"
+    )
+    assert tall <= shown, (shown, tall)
     shoot(alice, f"race-aborted-{device}.png")
 
 

@@ -249,7 +249,7 @@ export class RaceResults {
     const bbbv = results[0]?.bbbv;
     const noGuess = game.no_guess ? " · No guessing" : "";
     const capped = game.unrated_because ? " · Not rated (3 a day per pair)" : "";
-    const rated = game.rated ? " · Rated" : capped;
+    const rated = game.aborted ? " · Aborted: not rated" : game.rated ? " · Rated" : capped;
     this.root.querySelector("#results-board").textContent =
       `${describeSize(game)}${noGuess}${rated}${bbbv ? ` · 3BV ${bbbv}` : ""}`;
     this.showNews(race, results);
